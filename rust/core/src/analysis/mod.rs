@@ -1,0 +1,350 @@
+//! Analysis: text in, index terms out.
+//!
+//! An [`Analyzer`] is a tokenizer followed by a fixed order of optional
+//! filters: English possessive removal, lowercasing, identifier sub-tokens,
+//! stopwords and a stemmer. It is built from an [`AnalyzerConfig`], which is
+//! saved with every index so queries are always analyzed the way the
+//! documents were. Named presets cover the common cases:
+//!
+//! | preset | chain |
+//! |---|---|
+//! | `lucene-english` (default) | Lucene `StandardTokenizer` (UAX#29), possessive filter, lowercase, Lucene's 33 English stopwords, Lucene's Porter stemmer: Pyserini's default analyzer |
+//! | `plain` | Python's `re.findall(r"\w+", text.lower())`: no stopwords, no stemming |
+//! | `code` | `plain`, plus camelCase / acronym / snake_case sub-tokens after each whole token |
+//! | `whitespace` | split on whitespace only, nothing else (pre-tokenized text) |
+
+pub mod code;
+pub mod filters;
+pub mod porter;
+pub mod standard;
+pub mod word;
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Names of the analyzer presets, in documentation order.
+pub const PRESETS: [&str; 4] = ["lucene-english", "plain", "code", "whitespace"];
+
+/// How text is cut into tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tokenizer {
+    /// Lucene's `StandardTokenizer`: UAX#29 word boundaries, max 255 chars.
+    Standard,
+    /// Python's `\w+`: runs of letters, numbers and `_`.
+    Word,
+    /// Runs of non-whitespace characters.
+    Whitespace,
+}
+
+/// Which stemmer, if any, ends the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stemmer {
+    /// No stemming.
+    None,
+    /// The original Porter stemmer, as Lucene's `PorterStemFilter`.
+    Porter,
+    /// Snowball's English stemmer (Porter2), from `rust-stemmers`.
+    SnowballEnglish,
+}
+
+/// Which stopwords are removed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stopwords {
+    /// Keep every token.
+    None,
+    /// Lucene's 33 English stopwords.
+    LuceneEnglish,
+    /// A user-given list, compared after lowercasing.
+    Custom(Vec<String>),
+}
+
+/// A full description of an analysis chain; serialised into index metadata.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalyzerConfig {
+    /// How text is cut into tokens.
+    pub tokenizer: Tokenizer,
+    /// Drop a trailing `'s` (Lucene's `EnglishPossessiveFilter`).
+    pub possessive: bool,
+    /// Lowercase. With the `standard` tokenizer this is Lucene's per-code-point
+    /// `LowerCaseFilter` after tokenizing; with `word`, Python's `str.lower()`
+    /// of the whole text before tokenizing (of each token when `code_subtokens`).
+    pub lowercase: bool,
+    /// After each token, also emit its identifier parts (`getUserById` →
+    /// `get user by id`) when it has at least two.
+    pub code_subtokens: bool,
+    /// Which stopwords are removed.
+    pub stopwords: Stopwords,
+    /// Which stemmer ends the chain.
+    pub stemmer: Stemmer,
+}
+
+impl AnalyzerConfig {
+    /// The configuration of a named preset (see the module docs).
+    pub fn preset(name: &str) -> Result<Self> {
+        let word = |code_subtokens| AnalyzerConfig {
+            tokenizer: Tokenizer::Word,
+            possessive: false,
+            lowercase: true,
+            code_subtokens,
+            stopwords: Stopwords::None,
+            stemmer: Stemmer::None,
+        };
+        Ok(match name {
+            "lucene-english" => AnalyzerConfig {
+                tokenizer: Tokenizer::Standard,
+                possessive: true,
+                lowercase: true,
+                code_subtokens: false,
+                stopwords: Stopwords::LuceneEnglish,
+                stemmer: Stemmer::Porter,
+            },
+            "plain" => word(false),
+            "code" => word(true),
+            "whitespace" => AnalyzerConfig {
+                tokenizer: Tokenizer::Whitespace,
+                possessive: false,
+                lowercase: false,
+                code_subtokens: false,
+                stopwords: Stopwords::None,
+                stemmer: Stemmer::None,
+            },
+            other => {
+                return Err(Error::Analyzer(format!(
+                    "unknown analyzer {other:?}; choose one of {}",
+                    PRESETS.join(", ")
+                )));
+            }
+        })
+    }
+
+    /// The preset name this configuration equals, if any.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        PRESETS
+            .into_iter()
+            .find(|name| AnalyzerConfig::preset(name).ok().as_ref() == Some(self))
+    }
+}
+
+impl Default for AnalyzerConfig {
+    fn default() -> Self {
+        AnalyzerConfig::preset("lucene-english").expect("the default preset exists")
+    }
+}
+
+/// A ready-to-run analysis chain. Cheap to share between threads.
+pub struct Analyzer {
+    config: AnalyzerConfig,
+    stopwords: HashSet<String>,
+    snowball: Option<rust_stemmers::Stemmer>,
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyzer")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl Analyzer {
+    /// Builds the chain described by `config`.
+    pub fn new(config: AnalyzerConfig) -> Result<Self> {
+        if config.code_subtokens && config.tokenizer != Tokenizer::Word {
+            return Err(Error::Analyzer(
+                "code sub-tokens need the `word` tokenizer; use the `code` preset or set tokenizer=\"word\"".into(),
+            ));
+        }
+        let stopwords = match &config.stopwords {
+            Stopwords::None => HashSet::new(),
+            Stopwords::LuceneEnglish => filters::LUCENE_ENGLISH_STOPWORDS
+                .iter()
+                .map(|w| w.to_string())
+                .collect(),
+            Stopwords::Custom(words) => words
+                .iter()
+                .map(|w| {
+                    if config.lowercase {
+                        w.to_lowercase()
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect(),
+        };
+        let snowball = (config.stemmer == Stemmer::SnowballEnglish)
+            .then(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+        Ok(Analyzer {
+            config,
+            stopwords,
+            snowball,
+        })
+    }
+
+    /// The analyzer of a named preset.
+    pub fn preset(name: &str) -> Result<Self> {
+        Analyzer::new(AnalyzerConfig::preset(name)?)
+    }
+
+    /// The configuration this analyzer was built from.
+    pub fn config(&self) -> &AnalyzerConfig {
+        &self.config
+    }
+
+    /// Calls `emit` with each term of `text`, in order.
+    pub fn analyze_with(&self, text: &str, emit: &mut dyn FnMut(&str)) {
+        let mut on_token = |token: &str| self.filter(token, emit);
+        match self.config.tokenizer {
+            Tokenizer::Standard => standard::tokenize(text, &mut on_token),
+            Tokenizer::Word if self.config.lowercase && !self.config.code_subtokens => {
+                let lower = filters::python_lowercase(text);
+                word::tokenize(&lower, &mut on_token);
+            }
+            Tokenizer::Word => word::tokenize(text, &mut on_token),
+            Tokenizer::Whitespace => word::tokenize_whitespace(text, &mut on_token),
+        }
+    }
+
+    /// The terms of `text`, in order.
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        self.analyze_with(text, &mut |t| out.push(t.to_owned()));
+        out
+    }
+
+    fn filter(&self, token: &str, emit: &mut dyn FnMut(&str)) {
+        let token = if self.config.possessive {
+            filters::strip_possessive(token)
+        } else {
+            token
+        };
+        if self.config.code_subtokens {
+            self.emit_code_token(token, emit);
+        } else if self.config.lowercase && self.config.tokenizer != Tokenizer::Word {
+            self.finish(&filters::lucene_lowercase(token), emit);
+        } else {
+            // `word` lowercased the whole text already.
+            self.finish(token, emit);
+        }
+    }
+
+    fn emit_code_token(&self, raw: &str, emit: &mut dyn FnMut(&str)) {
+        let lower = |s| {
+            if self.config.lowercase {
+                filters::python_lowercase(s)
+            } else {
+                std::borrow::Cow::Borrowed(s)
+            }
+        };
+        let whole = lower(raw);
+        self.finish(&whole, emit);
+        let mut parts = Vec::new();
+        if code::split_parts(raw, &mut |p| parts.push(p)) >= 2 {
+            for part in parts {
+                let part = lower(part);
+                if part != whole {
+                    self.finish(&part, emit);
+                }
+            }
+        }
+    }
+
+    fn finish(&self, token: &str, emit: &mut dyn FnMut(&str)) {
+        if token.is_empty() || self.stopwords.contains(token) {
+            return;
+        }
+        match self.config.stemmer {
+            Stemmer::None => emit(token),
+            Stemmer::Porter => emit(&porter::stem(token)),
+            Stemmer::SnowballEnglish => {
+                let stemmer = self.snowball.as_ref().expect("built in Analyzer::new");
+                emit(&stemmer.stem(token))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(preset: &str, text: &str) -> Vec<String> {
+        Analyzer::preset(preset).unwrap().analyze(text)
+    }
+
+    #[test]
+    fn presets_round_trip_through_their_names() {
+        for name in PRESETS {
+            assert_eq!(
+                AnalyzerConfig::preset(name).unwrap().preset_name(),
+                Some(name)
+            );
+        }
+        assert!(matches!(
+            AnalyzerConfig::preset("nope"),
+            Err(Error::Analyzer(_))
+        ));
+    }
+
+    #[test]
+    fn plain_is_python_w_on_lowercased_text() {
+        assert_eq!(
+            run("plain", "Don't STOP-me İx"),
+            ["don", "t", "stop", "me", "i", "x"]
+        );
+    }
+
+    #[test]
+    fn code_adds_identifier_parts() {
+        assert_eq!(
+            run("code", "getUserById foo_foo chunk __init__"),
+            [
+                "getuserbyid",
+                "get",
+                "user",
+                "by",
+                "id",
+                "foo_foo",
+                "foo",
+                "foo",
+                "chunk",
+                "__init__"
+            ]
+        );
+    }
+
+    #[test]
+    fn whitespace_keeps_tokens_verbatim() {
+        assert_eq!(run("whitespace", " A b-c  D. "), ["A", "b-c", "D."]);
+    }
+
+    #[test]
+    fn lucene_english_chain() {
+        assert_eq!(
+            run(
+                "lucene-english",
+                "The Running foxes' quickly-jumped over the lazy dogs of U.S.A. in 2024 e-mail user@example.com it's"
+            ),
+            [
+                "run",
+                "fox",
+                "quickli",
+                "jump",
+                "over",
+                "lazi",
+                "dog",
+                "u.s.a",
+                "2024",
+                "e",
+                "mail",
+                "user",
+                "example.com"
+            ]
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! The one error type of the core. Every fallible public function returns
+//! [`Result`]; bad user input is an `Err`, never a panic. The Python binding
+//! maps each variant to its own exception class in one exhaustive `match`.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the core.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An analyzer name or analyzer option that does not exist.
+    #[error("{0}")]
+    Analyzer(String),
+    /// A query that cannot be run: empty, wrong `k`, invalid BM25 parameters.
+    #[error("{0}")]
+    Query(String),
+    /// Input documents that cannot be indexed (duplicate or empty docid, empty corpus).
+    #[error("{0}")]
+    Document(String),
+    /// A malformed line in a JSONL or TSV input file.
+    #[error("{path}:{line}: {message}")]
+    Parse {
+        /// The file being read.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// A docid that is not in the index.
+    #[error("unknown docid {0:?}: it is not in this index")]
+    UnknownDocid(String),
+    /// An index file that is damaged, truncated, of another format or version.
+    #[error("index file {path} is corrupted: {message}")]
+    Corrupted {
+        /// The damaged file.
+        path: PathBuf,
+        /// What check failed.
+        message: String,
+    },
+    /// An index written by a newer (or older, unsupported) format version.
+    #[error(
+        "index {path} has format version {found}, this build reads version {expected}; rebuild the index with this version of rserini"
+    )]
+    Version {
+        /// The index folder or file.
+        path: PathBuf,
+        /// Version found on disk.
+        found: u32,
+        /// Version this build reads.
+        expected: u32,
+    },
+    /// An operating-system error, with the path involved.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder involved.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Wraps an `io::Error` with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A corruption error for `path`.
+    pub fn corrupted(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Corrupted {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The core's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,193 @@
+//! Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009):
+//! `fused(d) = Σ_i w_i / (k + rank_i(d) + 1)` with 0-based ranks.
+//!
+//! Ties are broken by first appearance, scanning ranking 0, then ranking 1,
+//! and so on: the rule of a stable sort over insertion order, which is what
+//! the Python implementations that this one replaces do.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use crate::error::{Error, Result};
+
+fn check(num_rankings: usize, k: f64, weights: Option<&[f64]>) -> Result<()> {
+    if !(k.is_finite() && k >= 0.0) {
+        return Err(Error::Query(format!(
+            "RRF k must be a finite number >= 0 (got {k}); 60 is the usual value"
+        )));
+    }
+    if let Some(w) = weights {
+        if w.len() != num_rankings {
+            return Err(Error::Query(format!(
+                "got {} weights for {num_rankings} rankings; give one weight per ranking",
+                w.len()
+            )));
+        }
+        if let Some(bad) = w.iter().find(|x| !x.is_finite()) {
+            return Err(Error::Query(format!(
+                "RRF weights must be finite (got {bad})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Fuses `rankings` (each best first). Only the first `depth` entries of each
+/// ranking count when `depth` is given. Returns every fused item with its
+/// score, best first.
+pub fn rrf<T: Hash + Eq + Clone>(
+    rankings: &[Vec<T>],
+    k: f64,
+    weights: Option<&[f64]>,
+    depth: Option<usize>,
+) -> Result<Vec<(T, f64)>> {
+    check(rankings.len(), k, weights)?;
+    let mut position: HashMap<&T, usize> = HashMap::new();
+    let mut fused: Vec<(T, f64)> = Vec::new();
+    for (i, ranking) in rankings.iter().enumerate() {
+        let w = weights.map_or(1.0, |w| w[i]);
+        let take = depth.unwrap_or(ranking.len()).min(ranking.len());
+        for (rank, item) in ranking[..take].iter().enumerate() {
+            let contribution = w / (k + rank as f64 + 1.0);
+            match position.get(item) {
+                Some(&p) => fused[p].1 += contribution,
+                None => {
+                    position.insert(item, fused.len());
+                    fused.push((item.clone(), contribution));
+                }
+            }
+        }
+    }
+    // A stable sort keeps first-appearance order among equal scores; scores
+    // are finite, and `partial_cmp` treats -0.0 and 0.0 as equal.
+    fused.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+    Ok(fused)
+}
+
+/// Full-depth fusion over a collection of `num_docs` documents: each ranking
+/// lists some documents, and implicitly continues with every unlisted
+/// document in ascending id order, so every document is fused. Returns the
+/// `top` best `(doc, score)` pairs (all documents when `top` is `None`).
+///
+/// When every ranking lists the same documents and all weights are positive
+/// (the case of BM25 and TF-IDF over the documents matching a query), the
+/// listed documents all outrank the others, and only they are fused; the
+/// rest follow in id order.
+pub fn rrf_full_depth(
+    num_docs: u32,
+    rankings: &[Vec<u32>],
+    k: f64,
+    weights: Option<&[f64]>,
+    top: Option<usize>,
+) -> Result<Vec<(u32, f64)>> {
+    check(rankings.len(), k, weights)?;
+    if let Some(bad) = rankings.iter().flatten().find(|&&d| d >= num_docs) {
+        return Err(Error::Query(format!(
+            "document {bad} is out of range for {num_docs} documents"
+        )));
+    }
+    let top = top.unwrap_or(num_docs as usize).min(num_docs as usize);
+    if rankings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let same_members = {
+        let mut first: Vec<u32> = rankings[0].clone();
+        first.sort_unstable();
+        first.windows(2).all(|w| w[0] != w[1])
+            && rankings[1..].iter().all(|r| {
+                let mut other = r.clone();
+                other.sort_unstable();
+                other == first
+            })
+    };
+    if same_members && (0..rankings.len()).all(|i| weight(i) > 0.0) {
+        let members = rankings[0].len();
+        let mut fused = rrf(rankings, k, weights, None)?;
+        fused.truncate(top);
+        if fused.len() < top {
+            let mut listed = vec![false; num_docs as usize];
+            for &d in &rankings[0] {
+                listed[d as usize] = true;
+            }
+            let rest = (0..num_docs).filter(|&d| !listed[d as usize]);
+            for (j, doc) in rest.take(top - fused.len()).enumerate() {
+                let rank = (members + j) as f64;
+                let score = (0..rankings.len())
+                    .map(|i| weight(i) / (k + rank + 1.0))
+                    .sum();
+                fused.push((doc, score));
+            }
+        }
+        return Ok(fused);
+    }
+    let completed: Vec<Vec<u32>> = rankings
+        .iter()
+        .map(|r| {
+            let mut listed = vec![false; num_docs as usize];
+            let mut full = Vec::with_capacity(num_docs as usize);
+            for &d in r {
+                listed[d as usize] = true;
+                full.push(d);
+            }
+            full.extend((0..num_docs).filter(|&d| !listed[d as usize]));
+            full
+        })
+        .collect();
+    let mut fused = rrf(&completed, k, weights, None)?;
+    fused.truncate(top);
+    Ok(fused)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_vectors() {
+        let fused = rrf(&[vec![0, 1, 2], vec![2, 0, 1]], 60.0, None, None).unwrap();
+        let order: Vec<_> = fused.iter().map(|x| x.0).collect();
+        assert_eq!(order, [0, 2, 1]);
+        assert_eq!(fused[0].1, 1.0 / 61.0 + 1.0 / 62.0);
+        assert_eq!(fused[2].1, 1.0 / 62.0 + 1.0 / 63.0);
+        let weighted = rrf(&[vec![0, 1], vec![1, 0]], 60.0, Some(&[0.1, 5.0]), None).unwrap();
+        assert_eq!(weighted[0].0, 1);
+        assert!(rrf::<u32>(&[], 60.0, None, None).unwrap().is_empty());
+        assert!(rrf(&[vec![1]], 60.0, Some(&[1.0, 2.0]), None).is_err());
+    }
+
+    #[test]
+    fn ties_keep_first_appearance() {
+        // (0,1) vs (1,0): equal sums; ranking 0 decides.
+        let fused = rrf(&[vec!["b", "a"], vec!["a", "b"]], 60.0, None, None).unwrap();
+        assert_eq!(fused[0].0, "b");
+    }
+
+    #[test]
+    fn depth_limits_contributions() {
+        let fused = rrf(&[vec![1, 2, 3], vec![3, 2, 1]], 60.0, None, Some(1)).unwrap();
+        assert_eq!(fused.len(), 2);
+    }
+
+    #[test]
+    fn full_depth_fast_path_equals_general_path() {
+        let rankings = vec![vec![4, 1, 7], vec![7, 4, 1]];
+        let fast = rrf_full_depth(10, &rankings, 60.0, None, None).unwrap();
+        let completed: Vec<Vec<u32>> = rankings
+            .iter()
+            .map(|r| {
+                let mut f = r.clone();
+                f.extend((0..10).filter(|d| !r.contains(d)));
+                f
+            })
+            .collect();
+        let general = rrf(&completed, 60.0, None, None).unwrap();
+        assert_eq!(fast, general);
+        // Different member sets use the general path.
+        // List 0 is 3,0,1,2,4 and list 1 is 0,1,2,3,4: doc 0 (ranks 1, 0)
+        // beats doc 3 (ranks 0, 3), which beats doc 1 (ranks 2, 1).
+        let mixed = rrf_full_depth(5, &[vec![3], vec![]], 60.0, None, Some(2)).unwrap();
+        let order: Vec<u32> = mixed.iter().map(|x| x.0).collect();
+        assert_eq!(order, [0, 3]);
+    }
+}

@@ -1,0 +1,34 @@
+//! rserini-core: a lexical search engine.
+//!
+//! Text goes through an [`analysis::Analyzer`] into an inverted
+//! [`index::Index`] of block-compressed [`postings`]; [`search`] scores
+//! queries with BM25 (five variants, any k1/b at query time) or TF-IDF
+//! ([`scoring`]) and returns the exact top k under a deterministic tie rule;
+//! [`fusion`] combines rankings with reciprocal-rank fusion; [`store`]
+//! saves and loads indexes. No Python here: the bindings live in `rserini-py`.
+//!
+//! ```
+//! use rserini_core::{analysis::AnalyzerConfig, index::Index, search::{self, Model}, scoring::Bm25Params};
+//!
+//! let docs = vec![
+//!     ("d1".to_string(), "Routers forward packets between networks.".to_string()),
+//!     ("d2".to_string(), "Plants convert sunlight into energy.".to_string()),
+//! ];
+//! let index = Index::build(AnalyzerConfig::default(), docs).unwrap();
+//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default()));
+//! assert_eq!(index.docid(hits[0].doc), Some("d1"));
+//! ```
+
+pub mod analysis;
+pub mod corpus;
+pub mod error;
+pub mod fieldnorm;
+pub mod fusion;
+pub mod index;
+pub mod postings;
+pub mod scoring;
+pub mod search;
+pub mod store;
+pub mod walk;
+
+pub use error::{Error, Result};
