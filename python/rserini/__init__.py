@@ -1,0 +1,54 @@
+"""rserini: fast, faithful lexical search with a Rust core.
+
+>>> import rserini
+>>> index = rserini.Index.build([("d1", "Routers forward packets."), ("d2", "Plants grow.")],
+...                            progress=False)
+>>> [hit.docid for hit in index.search("router packet")]
+['d1']
+"""
+
+from rserini._core import (
+    ANALYZER_PRESETS,
+    INDEX_FORMAT_VERSION,
+    Analyzer,
+    Explanation,
+    Hit,
+    Index,
+    TermExplanation,
+    __version__,
+    read_queries,
+    rrf,
+    rrf_full_depth,
+)
+from rserini.exceptions import (
+    AnalyzerError,
+    DocumentError,
+    IndexCorruptedError,
+    IndexVersionError,
+    ParseError,
+    QueryError,
+    RseriniError,
+    UnknownDocidError,
+)
+
+__all__ = [
+    "ANALYZER_PRESETS",
+    "INDEX_FORMAT_VERSION",
+    "Analyzer",
+    "AnalyzerError",
+    "DocumentError",
+    "Explanation",
+    "Hit",
+    "Index",
+    "IndexCorruptedError",
+    "IndexVersionError",
+    "ParseError",
+    "QueryError",
+    "RseriniError",
+    "TermExplanation",
+    "UnknownDocidError",
+    "__version__",
+    "read_queries",
+    "rrf",
+    "rrf_full_depth",
+]

@@ -1,0 +1,274 @@
+"""Type stubs of the compiled ``rserini._core`` extension module."""
+
+from collections.abc import Iterable, Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+INDEX_FORMAT_VERSION: int
+ANALYZER_PRESETS: list[str]
+
+PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
+ModelName: TypeAlias = Literal["bm25", "tfidf"]
+Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
+LengthMode: TypeAlias = Literal["lucene", "exact"]
+StrPath: TypeAlias = str | PathLike[str]
+Document: TypeAlias = tuple[str, str] | Mapping[str, str]
+
+class Analyzer:
+    """A text analysis chain: a named preset, optionally with steps overridden.
+
+    Parameters
+    ----------
+    name
+        Preset: ``"lucene-english"`` (Pyserini's default analyzer: UAX#29 words,
+        possessives, lowercase, 33 stopwords, Porter), ``"plain"`` (Python's
+        ``\\w+`` on lowercased text), ``"code"`` (``plain`` plus identifier
+        sub-tokens) or ``"whitespace"``.
+    tokenizer, lowercase, possessive, code_subtokens, stopwords, stemmer
+        Override one step of the preset. ``stopwords`` is ``"none"``,
+        ``"lucene-english"`` or a list of words; ``stemmer`` is ``"none"``,
+        ``"porter"`` or ``"snowball-english"``.
+
+    Raises
+    ------
+    AnalyzerError
+        For an unknown preset or option.
+    """
+
+    def __init__(
+        self,
+        name: PresetName | str = "lucene-english",
+        *,
+        tokenizer: Literal["standard", "word", "whitespace"] | None = None,
+        lowercase: bool | None = None,
+        possessive: bool | None = None,
+        code_subtokens: bool | None = None,
+        stopwords: str | Sequence[str] | None = None,
+        stemmer: Literal["none", "porter", "snowball-english"] | None = None,
+    ) -> None: ...
+    def analyze(self, text: str) -> list[str]:
+        """The terms of ``text``, in order."""
+    def analyze_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The terms of each text, computed in parallel without the GIL."""
+    @property
+    def name(self) -> str:
+        """The preset name, or ``"custom"``."""
+    @property
+    def config(self) -> dict[str, object]:
+        """The full configuration."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Hit:
+    """One search result; unpacks as ``docid, score, rank``."""
+
+    def __init__(self, docid: str, score: float, rank: int) -> None: ...
+    @property
+    def docid(self) -> str: ...
+    @property
+    def score(self) -> float:
+        """The score, a float32 value."""
+    @property
+    def rank(self) -> int:
+        """1-based rank."""
+    def __iter__(self) -> Iterable[str | float | int]: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class TermExplanation:
+    """One query term's share of a score."""
+
+    @property
+    def term(self) -> str: ...
+    @property
+    def query_tf(self) -> int: ...
+    @property
+    def df(self) -> int: ...
+    @property
+    def tf(self) -> int: ...
+    @property
+    def idf(self) -> float: ...
+    @property
+    def score(self) -> float: ...
+
+class Explanation:
+    """A score broken down by query term; ``str()`` prints it with the formula."""
+
+    @property
+    def docid(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def formula(self) -> str: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def seen_length(self) -> float: ...
+    @property
+    def terms(self) -> list[TermExplanation]: ...
+
+class Index:
+    """An immutable inverted index, safe to share between threads.
+
+    Build it with :meth:`build`, :meth:`from_jsonl` or :meth:`from_source_tree`,
+    or open a saved one with :meth:`load`. All scoring parameters are chosen
+    per query. Pickling an index pickles the path it was saved to.
+    """
+
+    @staticmethod
+    def build(
+        docs: Iterable[Document],
+        *,
+        analyzer: PresetName | str | Analyzer = "lucene-english",
+        threads: int | None = None,
+        progress: bool = True,
+    ) -> Index:
+        """Indexes ``(docid, text)`` pairs or dicts (``{"id", "contents"}``, or
+        BEIR ``{"_id", "title", "text"}`` indexed as ``title + " " + text``).
+
+        Raises
+        ------
+        DocumentError
+            For an empty or duplicate docid.
+        TypeError
+            For an item that is neither a pair nor a dict, or non-str fields.
+        """
+    @staticmethod
+    def from_jsonl(
+        path: StrPath,
+        *,
+        analyzer: PresetName | str | Analyzer = "lucene-english",
+        threads: int | None = None,
+        progress: bool = True,
+    ) -> Index:
+        """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder).
+
+        Raises
+        ------
+        ParseError
+            For a malformed line, with ``path`` and ``line`` set.
+        """
+    @staticmethod
+    def from_source_tree(
+        root: StrPath,
+        *,
+        analyzer: PresetName | str | Analyzer = "code",
+        max_file_bytes: int = 1048576,
+        threads: int | None = None,
+        progress: bool = True,
+    ) -> Index:
+        """Indexes the text files under ``root`` (honouring ``.gitignore``), one
+        document per file, docid = relative path."""
+    @staticmethod
+    def load(path: StrPath) -> Index:
+        """Opens an index saved with :meth:`save`.
+
+        Raises
+        ------
+        FileNotFoundError
+            If the folder does not exist.
+        IndexCorruptedError
+            If a file is missing, truncated or damaged.
+        IndexVersionError
+            If the index was written in another format version.
+        """
+    def save(self, path: StrPath) -> None:
+        """Saves into the folder ``path``; replaces only an existing rserini index."""
+    @property
+    def path(self) -> Path | None:
+        """Where the index was last saved or loaded from."""
+    @property
+    def source(self) -> str | None:
+        """Origin of the documents, if recorded."""
+    @property
+    def analyzer(self) -> Analyzer:
+        """The analyzer of documents and queries."""
+    def stats(self) -> dict[str, object]:
+        """Counts: documents, terms, postings, total terms, avgdl, bytes, analyzer."""
+    def __len__(self) -> int: ...
+    def __contains__(self, docid: str) -> bool: ...
+    def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
+        """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids."""
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        model: ModelName = "bm25",
+        variant: Variant = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best documents sharing a term with ``query``: score
+        descending, then docid ascending.
+
+        Raises
+        ------
+        QueryError
+            For an empty query, ``k <= 0``, ``k1 < 0`` or ``b`` outside [0, 1].
+        """
+    def batch_search(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        model: ModelName = "bm25",
+        variant: Variant = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
+        of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``."""
+    def explain(
+        self,
+        query: str,
+        docid: str,
+        *,
+        model: ModelName = "bm25",
+        variant: Variant = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+    ) -> Explanation:
+        """Breaks the score of ``docid`` for ``query`` down by term."""
+    def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
+        """``(term, query frequency, known to the index)`` for each distinct query term."""
+
+def rrf(
+    rankings: Sequence[Sequence[str]] | Sequence[Sequence[int]],
+    k: float = 60.0,
+    weights: Sequence[float] | None = None,
+    depth: int | None = None,
+) -> list[tuple[str | int, float]]:
+    """Reciprocal-rank fusion: ``sum_i w_i / (k + rank_i + 1)``, 0-based ranks;
+    ties keep first appearance (ranking 0 first). Only the first ``depth``
+    entries of each ranking count when given."""
+
+def rrf_full_depth(
+    num_docs: int,
+    rankings: Sequence[Sequence[int]],
+    k: float = 60.0,
+    weights: Sequence[float] | None = None,
+    top: int | None = None,
+) -> list[tuple[int, float]]:
+    """Fusion over documents ``0..num_docs``, each ranking continuing with its
+    unlisted documents in ascending order; the ``top`` best."""
+
+def read_queries(path: StrPath) -> list[tuple[str, str]]:
+    """Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file."""
+
+def source_fingerprint(root: StrPath, max_file_bytes: int = 1048576) -> str:
+    """Fingerprint of the files under ``root`` as :meth:`Index.from_source_tree` sees them."""
+
+def saved_index_source(path: StrPath) -> str | None:
+    """The ``source`` recorded in a saved index."""

@@ -1,0 +1,541 @@
+"""The ``rserini`` command line: index, search, run, explain.
+
+Each subcommand parses its arguments and calls the library; no logic lives here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from rserini._core import ANALYZER_PRESETS, Index, read_queries, saved_index_source
+from rserini.exceptions import RseriniError
+
+CACHE_DIR = ".rserini"
+VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+
+EPILOG = """\
+examples:
+  rserini search "inverted index compression"      search the files under the current folder
+  rserini index --input corpus.jsonl --index idx   index a JSONL corpus (Pyserini or BEIR shape)
+  rserini search --index idx --k1 25 --b 1 "long document query"
+  rserini run --index idx --queries queries.jsonl --output run.trec --remove-query
+"""
+
+
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("scoring (all chosen at query time)")
+    g.add_argument("--model", choices=("bm25", "tfidf"), default="bm25", help="default: bm25")
+    g.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="lucene",
+        help="BM25 variant (Kamphuis et al. 2020 naming); default: lucene",
+    )
+    g.add_argument(
+        "--k1",
+        type=float,
+        default=0.9,
+        help="BM25 term-frequency saturation, >= 0 (default 0.9, as Pyserini)",
+    )
+    g.add_argument(
+        "--b",
+        type=float,
+        default=0.4,
+        help="BM25 length normalisation in [0, 1] (default 0.4, as Pyserini)",
+    )
+    g.add_argument(
+        "--length",
+        choices=("lucene", "exact"),
+        default="lucene",
+        help="document length: Lucene's one-byte norm, as Pyserini (default), "
+        "or the exact token count",
+    )
+    g.add_argument(
+        "--delta",
+        type=float,
+        default=None,
+        help="delta of bm25l (default 0.5) and bm25+ (default 1.0)",
+    )
+
+
+def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "model": args.model,
+        "variant": args.variant,
+        "k1": args.k1,
+        "b": args.b,
+        "length": args.length,
+        "delta": args.delta,
+    }
+
+
+def _progress(enabled: bool) -> bool:
+    return enabled and sys.stderr.isatty()
+
+
+def _open_project_index(root: Path, analyzer: str, threads: int | None, quiet: bool) -> Index:
+    """Loads the cached index of the files under ``root``, rebuilding it if they changed."""
+    from rserini._core import source_fingerprint
+
+    cache = root / CACHE_DIR / "index"
+    fingerprint = source_fingerprint(root)
+    if (cache / "meta.json").exists():
+        try:
+            if saved_index_source(cache) == fingerprint:
+                index = Index.load(cache)
+                if index.analyzer.name == analyzer:
+                    return index
+        except (RseriniError, OSError):
+            pass  # An unreadable cache is rebuilt below.
+    start = time.perf_counter()
+    index = Index.from_source_tree(
+        root, analyzer=analyzer, threads=threads, progress=_progress(not quiet)
+    )
+    index.save(cache)
+    if not quiet:
+        print(
+            f"indexed {len(index)} files under {root} in {time.perf_counter() - start:.2f}s "
+            f"(cached in {cache})",
+            file=sys.stderr,
+        )
+    return index
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    index = Index.from_jsonl(
+        args.input, analyzer=args.analyzer, threads=args.threads, progress=_progress(not args.quiet)
+    )
+    index.save(args.index)
+    stats = index.stats()
+    print(
+        f"indexed {stats['num_docs']:,} documents, {stats['num_terms']:,} terms, "
+        f"{stats['num_postings']:,} postings in {time.perf_counter() - start:.2f}s -> {args.index}"
+    )
+    return 0
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    if args.index is None:
+        index = _open_project_index(
+            Path(args.root).resolve(), args.analyzer or "code", args.threads, args.quiet
+        )
+    else:
+        index = Index.load(args.index)
+    hits = index.search(" ".join(args.query), k=args.k, **_model_kwargs(args))
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "query": " ".join(args.query),
+                    "hits": [{"rank": h.rank, "docid": h.docid, "score": h.score} for h in hits],
+                }
+            )
+        )
+    elif not hits:
+        print("no document matches the query", file=sys.stderr)
+    else:
+        for h in hits:
+            print(f"{h.rank:>4}  {h.score:9.4f}  {h.docid}")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    index = Index.load(args.index)
+    queries = read_queries(args.queries)
+    if not queries:
+        raise SystemExit(f"error: {args.queries} holds no query")
+    qids = [q for q, _ in queries]
+    texts = [t for _, t in queries]
+    depth = args.k + 1 if args.remove_query else args.k
+    start = time.perf_counter()
+    ids, scores = index.batch_search(texts, k=depth, threads=args.threads, **_model_kwargs(args))
+    elapsed = time.perf_counter() - start
+    docids = index.docids(ids)
+    lines = 0
+    with open(args.output, "w", encoding="utf-8") as out:
+        for qid, row_docids, row_scores in zip(qids, docids, scores, strict=True):
+            rank = 0
+            for docid, score in zip(row_docids, row_scores[np.isfinite(row_scores)], strict=True):
+                if args.remove_query and docid == qid:
+                    continue
+                rank += 1
+                if rank > args.k:
+                    break
+                out.write(f"{qid} Q0 {docid} {rank} {score:.6f} {args.tag}\n")
+                lines += 1
+    if not args.quiet:
+        print(
+            f"{len(queries):,} queries in {elapsed:.2f}s ({len(queries) / max(elapsed, 1e-9):,.0f} "
+            f"queries/s), {lines:,} lines -> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    index = Index.load(args.index)
+    print(index.explain(" ".join(args.query), args.docid, **_model_kwargs(args)), end="")
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from rserini.eval import EvaluationError, evaluate
+    from rserini.formats import read_qrels, read_run
+
+    qrels = read_qrels(args.qrels)
+    if not qrels:
+        raise EvaluationError(f"{args.qrels}: no judgement in the file")
+    run = read_run(args.run)
+    if not run:
+        raise EvaluationError(f"{args.run}: no result line in the run")
+    result = evaluate(run, qrels, args.metrics, per_query=args.per_query, missing=args.missing)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print(result.to_text(per_query=args.per_query, digits=args.digits), end="")
+    if not args.quiet:
+        if result.missing:
+            what = (
+                "counted as 0 (--missing zero, as trec_eval -c)"
+                if args.missing == "zero"
+                else "left out of the averages (--missing skip, as trec_eval without -c)"
+            )
+            print(
+                f"rserini: note: {len(result.missing)} judged queries have no result in the run, "
+                f"{what}",
+                file=sys.stderr,
+            )
+        if result.unjudged:
+            print(
+                f"rserini: note: {len(result.unjudged)} queries of the run are not judged in the "
+                "qrels and were ignored",
+                file=sys.stderr,
+            )
+    return 0
+
+
+def _grid_values(spec: str) -> list[float]:
+    from rserini.tune import parse_values
+
+    try:
+        return parse_values(spec)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from rserini import tune
+
+    if not args.no_plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise RseriniError(
+                f"the heatmap needs matplotlib: {tune.PLOT_HINT} (or pass --no-plot)"
+            ) from None
+    start = time.perf_counter()
+    index, queries, qrels, name = tune.open_collection(
+        args.corpus,
+        index=args.index,
+        queries=args.queries,
+        qrels=args.qrels,
+        split=args.split,
+        analyzer=args.analyzer,
+        threads=args.threads,
+        progress=_progress(not args.quiet),
+    )
+    loaded = time.perf_counter() - start
+    report = tune.tune(
+        index,
+        queries,
+        qrels,
+        args.k1,
+        args.b,
+        metric=args.metric,
+        sample=args.sample,
+        seed=args.seed,
+        refine=args.refine,
+        refine_steps=args.refine_steps,
+        k=args.k,
+        remove_query=args.remove_query,
+        missing=args.missing,
+        threads=args.threads,
+        progress=_progress(not args.quiet),
+        name=name,
+        variant=args.variant,
+        length=args.length,
+    )
+    output = args.output if args.output is not None else Path(f"tune-{name}")
+    output.mkdir(parents=True, exist_ok=True)
+    report.to_csv(output / "grid.csv")
+    report.to_json(output / "grid.json")
+    written = [output / "grid.csv", output / "grid.json"]
+    if not args.no_plot:
+        written.append(tune.plot(report, args.plot or output / "heatmap.png"))
+    print(report.summary(), end="")
+    if not args.quiet:
+        if report.unmatched_qids:
+            print(
+                f"rserini: note: {len(report.unmatched_qids)} judged queries have no topic and "
+                "were not evaluated",
+                file=sys.stderr,
+            )
+        if report.unjudged:
+            print(
+                f"rserini: note: {report.unjudged} topics are not judged and were not run",
+                file=sys.stderr,
+            )
+        print(
+            f"{len(index):,} documents loaded in {loaded:.2f}s; wrote "
+            + ", ".join(str(p) for p in written),
+            file=sys.stderr,
+        )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``rserini`` command."""
+    parser = argparse.ArgumentParser(
+        prog="rserini",
+        description="Fast, faithful lexical search: Lucene-compatible BM25 (any k1/b at query "
+        "time), TF-IDF and exact top-k on a Rust core.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"rserini {__import__('rserini').__version__}"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "index",
+        help="index JSONL documents into a folder",
+        description="Index documents from JSONL files: Pyserini JsonCollection "
+        '({"id", "contents"}) or BEIR ({"_id", "title", "text"}, '
+        "indexed as title + ' ' + text); .jsonl or .jsonl.gz, a file or "
+        "a folder of them.",
+    )
+    p.add_argument("--input", required=True, type=Path, help="JSONL file or folder")
+    p.add_argument("--index", required=True, type=Path, help="output index folder")
+    p.add_argument(
+        "--analyzer",
+        choices=ANALYZER_PRESETS,
+        default="lucene-english",
+        help="analysis chain (default: lucene-english, Pyserini's default analyzer)",
+    )
+    p.add_argument(
+        "--threads", type=int, default=None, help="indexing threads (default: all cores)"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_index)
+
+    p = sub.add_parser(
+        "search",
+        help="search an index, or the files under the current folder",
+        description="Search an index. Without --index, the text and code files "
+        "under --root (default: the current folder, honouring "
+        ".gitignore) are indexed once with the `code` analyzer, cached "
+        "in .rserini/, and re-indexed only when files change.",
+    )
+    p.add_argument("query", nargs="+", metavar="QUERY", help="query words")
+    p.add_argument("--index", type=Path, default=None, help="index folder (default: index --root)")
+    p.add_argument("--root", default=".", help="folder to search when no --index is given")
+    p.add_argument(
+        "--analyzer",
+        choices=ANALYZER_PRESETS,
+        default=None,
+        help="analyzer for the --root index (default: code)",
+    )
+    p.add_argument("--k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument(
+        "--threads", type=int, default=None, help="indexing threads (default: all cores)"
+    )
+    p.add_argument("--json", action="store_true", help="print hits as JSON")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
+    _add_model_args(p)
+    p.set_defaults(func=_cmd_search)
+
+    p = sub.add_parser(
+        "run",
+        help="batch retrieval to a TREC run file",
+        description="Run every query of a BEIR queries.jsonl or a qid<TAB>text TSV "
+        "file and write a TREC run (qid Q0 docid rank score tag).",
+    )
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--queries", required=True, type=Path, help="queries.jsonl or .tsv")
+    p.add_argument("--output", required=True, type=Path, help="run file to write")
+    p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
+    p.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
+    p.add_argument(
+        "--remove-query",
+        action="store_true",
+        help="drop a hit whose docid equals its query id (as Pyserini's BEIR runs)",
+    )
+    p.add_argument("--tag", default="rserini", help="run tag (last column)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
+    _add_model_args(p)
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("explain", help="break a document's score down by query term")
+    p.add_argument("query", nargs="+", metavar="QUERY")
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--docid", required=True, help="document to explain")
+    _add_model_args(p)
+    p.set_defaults(func=_cmd_explain)
+
+    p = sub.add_parser(
+        "eval",
+        help="evaluate a TREC run against qrels (trec_eval's metrics, via ir_measures)",
+        description="Evaluate a TREC run (qid Q0 docid rank score tag) against TREC qrels "
+        "(qid 0 docid rel) or BEIR qrels/*.tsv, with trec_eval's implementations (through "
+        "ir_measures). Only judged queries count; queries of the run without judgements are "
+        "ignored. Documents are ranked by score, ties by docid descending, as trec_eval does.",
+    )
+    p.add_argument("--qrels", required=True, type=Path, help="TREC qrels or BEIR qrels .tsv")
+    p.add_argument("--run", required=True, type=Path, help="TREC run file")
+    p.add_argument(
+        "--metrics",
+        nargs="+",
+        default=["nDCG@10", "R@100", "R@1000", "MAP", "MRR@10", "P@10"],
+        metavar="METRIC",
+        help="ir_measures names (nDCG@10 R@100 AP RR@10 P@10 Success@10 Bpref ...), the "
+        "aliases MAP, MRR@k, Recall@k, or trec_eval names (ndcg_cut.10); MRR@k is "
+        "trec_eval -M k -m recip_rank (default: nDCG@10 R@100 R@1000 MAP MRR@10 P@10)",
+    )
+    p.add_argument("--per-query", action="store_true", help="also print every query's values")
+    p.add_argument(
+        "--missing",
+        choices=("zero", "skip"),
+        default="zero",
+        help="judged queries with no result in the run: count as 0 (zero, default: "
+        "trec_eval -c, as Pyserini's BEIR evaluation) or leave out of the averages (skip: "
+        "trec_eval without -c)",
+    )
+    p.add_argument("--json", action="store_true", help="print everything as JSON")
+    p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no notes on stderr")
+    p.set_defaults(func=_cmd_eval)
+
+    p = sub.add_parser(
+        "tune",
+        help="grid-search BM25 k1 x b on one index; CSV, JSON and a heatmap",
+        description="Score every (k1, b) cell of a grid on one index (k1 and b are query-time "
+        "parameters) with a trec_eval metric, optionally on a seeded sample of the judged "
+        "queries with the held-out rest as a check, and optionally refine around the best "
+        "cell. Writes grid.csv, grid.json and heatmap.png (best cell and the default "
+        "k1=0.9, b=0.4 marked) into --output, and prints the best cell against the default.",
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument(
+        "--corpus",
+        type=Path,
+        help="BEIR folder (corpus.jsonl[.gz], queries.jsonl, qrels/test.tsv) or JSONL corpus; "
+        "indexed in memory",
+    )
+    src.add_argument("--index", type=Path, help="a saved index instead of --corpus")
+    p.add_argument("--queries", type=Path, help="queries.jsonl or qid<TAB>text (default: BEIR's)")
+    p.add_argument("--qrels", type=Path, help="TREC qrels or BEIR .tsv (default: BEIR's)")
+    p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    p.add_argument(
+        "--k1",
+        type=_grid_values,
+        default="0.5:30:10:log",
+        metavar="SPEC",
+        help="k1 values: start:stop:count (evenly spaced), start:stop:count:log (log "
+        "spaced) or a comma list (default: 0.5:30:10:log)",
+    )
+    p.add_argument(
+        "--b",
+        type=_grid_values,
+        default="0:1:11",
+        metavar="SPEC",
+        help="b values, same syntax (default: 0:1:11, i.e. 0, 0.1, ..., 1)",
+    )
+    p.add_argument("--metric", default="nDCG@10", help="metric to maximise (default nDCG@10)")
+    p.add_argument(
+        "--k",
+        type=_positive_int,
+        default=None,
+        help="hits per query (default: the metric's cutoff, else 1000)",
+    )
+    p.add_argument(
+        "--sample",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="tune on N judged queries, hold out the rest",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    p.add_argument("--refine", action="store_true", help="finer grid around the best cell")
+    p.add_argument(
+        "--refine-steps",
+        type=_positive_int,
+        default=5,
+        metavar="N",
+        help="values per axis of the finer grid (default 5)",
+    )
+    p.add_argument(
+        "--remove-query",
+        action="store_true",
+        help="drop a hit whose docid equals its query id (BEIR collections whose queries are "
+        "documents, as Pyserini); not for collections whose query and document ids overlap "
+        "by chance",
+    )
+    p.add_argument(
+        "--missing",
+        choices=("zero", "skip"),
+        default="zero",
+        help="judged queries without results: 0 (default, trec_eval -c) or left out",
+    )
+    p.add_argument(
+        "--variant", choices=VARIANTS, default="lucene", help="BM25 variant (default: lucene)"
+    )
+    p.add_argument(
+        "--length",
+        choices=("lucene", "exact"),
+        default="lucene",
+        help="document length: Lucene's one-byte norm (default) or exact",
+    )
+    p.add_argument(
+        "--analyzer",
+        choices=ANALYZER_PRESETS,
+        default="lucene-english",
+        help="analyzer when indexing --corpus (default: lucene-english)",
+    )
+    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument("--output", type=Path, default=None, help="output folder (default: tune-NAME)")
+    p.add_argument("--plot", type=Path, default=None, help="heatmap path (default: in --output)")
+    p.add_argument("--no-plot", action="store_true", help="no heatmap (no matplotlib needed)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars or notes")
+    p.set_defaults(func=_cmd_tune)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (RseriniError, OSError) as e:
+        print(f"rserini: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

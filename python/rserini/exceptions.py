@@ -1,0 +1,62 @@
+"""The exceptions rserini raises.
+
+Every error of the core maps to exactly one class here. Classes that describe
+bad input also subclass the matching builtin, so ``except ValueError`` keeps
+working. File-system problems are the builtin ``OSError`` subclasses
+(``FileNotFoundError``, ``PermissionError``, ``FileExistsError``).
+"""
+
+from __future__ import annotations
+
+
+class RseriniError(Exception):
+    """Base class of every rserini-specific error."""
+
+
+class AnalyzerError(RseriniError, ValueError):
+    """An unknown analyzer preset, tokenizer, stemmer or stopword list."""
+
+
+class QueryError(RseriniError, ValueError):
+    """A query that cannot run: empty text, ``k <= 0``, invalid BM25 parameters."""
+
+
+class DocumentError(RseriniError, ValueError):
+    """Documents that cannot be indexed: empty or duplicate docids, no documents."""
+
+
+class ParseError(DocumentError):
+    """A malformed line of an input file; ``path`` and ``line`` (1-based) locate it."""
+
+    path: str
+    line: int
+
+
+class UnknownDocidError(RseriniError, KeyError):
+    """A docid that is not in the index."""
+
+    def __str__(self) -> str:
+        # KeyError would quote the message; show it as written.
+        return str(self.args[0]) if self.args else ""
+
+
+class IndexCorruptedError(RseriniError):
+    """An index file that is damaged, truncated or not an rserini file; ``path`` names it."""
+
+    path: str
+
+
+class IndexVersionError(IndexCorruptedError):
+    """An index written in a format version this build does not read."""
+
+
+__all__ = [
+    "AnalyzerError",
+    "DocumentError",
+    "IndexCorruptedError",
+    "IndexVersionError",
+    "ParseError",
+    "QueryError",
+    "RseriniError",
+    "UnknownDocidError",
+]

@@ -1,0 +1,34 @@
+//! The `rserini._core` extension module: thin PyO3 wrappers over
+//! `rserini-core`. Python objects are turned into owned Rust values first;
+//! the work then runs without the GIL.
+
+mod analyzer;
+mod errors;
+mod fusion;
+mod index;
+
+use pyo3::prelude::*;
+
+/// rserini's compiled core.
+#[pymodule]
+mod _core {
+    #[pymodule_export]
+    use crate::analyzer::PyAnalyzer;
+    #[pymodule_export]
+    use crate::fusion::{rrf, rrf_full_depth};
+    #[pymodule_export]
+    use crate::index::{
+        PyExplanation, PyHit, PyIndex, PyTermExplanation, read_queries, saved_index_source,
+        source_fingerprint,
+    };
+
+    use super::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("INDEX_FORMAT_VERSION", rserini_core::store::FORMAT_VERSION)?;
+        m.add("ANALYZER_PRESETS", rserini_core::analysis::PRESETS.to_vec())?;
+        Ok(())
+    }
+}
