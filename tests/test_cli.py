@@ -1,0 +1,106 @@
+"""The command line, run as a user would (a subprocess of the installed package)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from support import TINY
+
+
+def rserini(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rserini", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_help_explains_every_command() -> None:
+    out = rserini("--help")
+    assert out.returncode == 0
+    for command in ("index", "search", "run", "explain"):
+        assert command in out.stdout
+    out = rserini("search", "--help")
+    assert "--k1" in out.stdout and ".gitignore" in out.stdout
+
+
+def test_index_search_run_explain(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "".join(json.dumps({"_id": d, "title": "", "text": t}) + "\n" for d, t in TINY)
+    )
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\tnetwork packets\nd3\tMars Jupiter asteroid\nq3\tzzz\n")
+    out = rserini("index", "--input", corpus, "--index", tmp_path / "idx", "-q")
+    assert out.returncode == 0, out.stderr
+    assert "indexed 4 documents" in out.stdout
+
+    out = rserini("search", "--index", tmp_path / "idx", "--json", "network", "packets")
+    assert out.returncode == 0, out.stderr
+    hits = json.loads(out.stdout)["hits"]
+    assert hits[0]["docid"] == "d1" and hits[0]["rank"] == 1
+
+    run = tmp_path / "run.trec"
+    out = rserini(
+        "run",
+        "--index",
+        tmp_path / "idx",
+        "--queries",
+        queries,
+        "--output",
+        run,
+        "--k",
+        "2",
+        "--remove-query",
+        "-q",
+    )
+    assert out.returncode == 0, out.stderr
+    lines = [line.split() for line in run.read_text().splitlines()]
+    assert lines[0][:4] == ["q1", "Q0", "d1", "1"]
+    assert all(len(line) == 6 and line[5] == "rserini" for line in lines)
+    assert not any(line[0] == "d3" and line[2] == "d3" for line in lines)
+    assert {line[0] for line in lines} == {"q1"}  # d3 matched only itself; q3 matched nothing
+
+    out = rserini("explain", "--index", tmp_path / "idx", "--docid", "d1", "network")
+    assert out.returncode == 0, out.stderr
+    assert "network" in out.stdout and "k1=0.9" in out.stdout
+
+
+def test_search_without_index_caches_the_project(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "engine.py").write_text("def computeBm25Score(): return 1\n")
+    (tmp_path / "notes.md").write_text("Dynamic pruning with block max wand.\n")
+    (tmp_path / "ignored.log").write_text("computeBm25Score everywhere\n")
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01binary score")
+
+    first = rserini("search", "score", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "src/engine.py" in first.stdout
+    assert "ignored.log" not in first.stdout and "blob.bin" not in first.stdout
+    assert "indexed" in first.stderr
+    assert (tmp_path / ".rserini" / "index" / "meta.json").exists()
+
+    again = rserini("search", "score", cwd=tmp_path)
+    assert again.returncode == 0 and "indexed" not in again.stderr  # reused the cache
+    assert again.stdout == first.stdout
+
+    (tmp_path / "more.txt").write_text("another score to find\n")
+    changed = rserini("search", "score", cwd=tmp_path)
+    assert "indexed" in changed.stderr and "more.txt" in changed.stdout
+
+
+def test_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:
+    out = rserini("search", "--index", tmp_path / "missing", "x")
+    assert out.returncode == 1 and "rserini: error:" in out.stderr
+    assert "Traceback" not in out.stderr
+    (tmp_path / "bad.jsonl").write_text('{"id": "a", "contents": "ok"}\n{"id": broken\n')
+    out = rserini("index", "--input", tmp_path / "bad.jsonl", "--index", tmp_path / "i")
+    assert out.returncode == 1 and "bad.jsonl:2" in out.stderr
+    out = rserini("search", "--index", tmp_path / "i", "--k1", "-1", "x")
+    assert out.returncode == 1

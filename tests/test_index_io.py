@@ -1,0 +1,146 @@
+"""Building from every input shape, saving and loading, pickling."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rserini
+from rserini import Index
+from support import TINY
+
+
+def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def results(index: Index, query: str, **kwargs: object) -> list[tuple[str, float]]:
+    return [(h.docid, h.score) for h in index.search(query, k=10, **kwargs)]
+
+
+QUERIES = ["network packets", "energy plants", "Mars", "local area network domain", "zzz"]
+
+
+def test_pairs_dicts_and_beir_dicts_build_the_same_index(tiny_index: Index) -> None:
+    pyserini_shape = Index.build([{"id": d, "contents": t} for d, t in TINY], progress=False)
+    beir_shape = Index.build(
+        [{"_id": d, "title": t.split()[0], "text": " ".join(t.split()[1:])} for d, t in TINY],
+        progress=False,
+    )
+    for q in QUERIES:
+        assert results(pyserini_shape, q) == results(tiny_index, q)
+        assert results(beir_shape, q) == results(tiny_index, q)
+
+
+def test_generator_input_and_len(tiny_index: Index) -> None:
+    index = Index.build(((d, t) for d, t in TINY), progress=False)
+    assert len(index) == 4
+    assert "d3" in index and "d9" not in index
+    stats = index.stats()
+    assert stats["num_docs"] == 4 and stats["num_terms"] > 10
+    assert stats["avgdl"] == pytest.approx(stats["total_terms"] / 4)
+
+
+def test_from_jsonl_file_gz_and_folder(tmp_path: Path, tiny_index: Index) -> None:
+    rows = [{"_id": d, "title": "", "text": t} for d, t in TINY]
+    plain = write_jsonl(tmp_path / "corpus.jsonl", rows)
+    gz = tmp_path / "gz" / "corpus.jsonl.gz"
+    gz.parent.mkdir()
+    with gzip.open(gz, "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    folder = tmp_path / "parts"
+    (folder / "sub").mkdir(parents=True)
+    write_jsonl(folder / "a.jsonl", [{"id": d, "contents": t} for d, t in TINY[:2]])
+    write_jsonl(folder / "sub" / "b.jsonl", [{"id": d, "contents": t} for d, t in TINY[2:]])
+    (folder / "README.md").write_text("not a corpus file")
+    for path in (plain, gz, folder):
+        index = Index.from_jsonl(path, progress=False)
+        assert len(index) == 4
+        for q in QUERIES:
+            assert results(index, q) == results(tiny_index, q), path
+
+
+def test_save_load_round_trip_is_exact(tmp_path: Path, tiny_index: Index) -> None:
+    tiny_index.save(tmp_path / "idx")
+    loaded = Index.load(tmp_path / "idx")
+    assert len(loaded) == len(tiny_index)
+    assert loaded.stats() == tiny_index.stats()
+    assert loaded.analyzer == tiny_index.analyzer
+    for q in QUERIES:
+        for kwargs in ({}, {"model": "tfidf"}, {"variant": "bm25+", "length": "exact"}):
+            assert results(loaded, q, **kwargs) == results(tiny_index, q, **kwargs)
+    # Saving over an existing index replaces it.
+    other = Index.build([("x", "completely different")], progress=False)
+    other.save(tmp_path / "idx")
+    assert len(Index.load(tmp_path / "idx")) == 1
+
+
+def test_large_index_round_trip_with_full_blocks(tmp_path: Path) -> None:
+    """Enough documents that posting lists span several bit-packed blocks."""
+    rng = np.random.default_rng(7)
+    vocab = [f"w{i}" for i in range(50)]
+    docs = [
+        (f"doc{i:05d}", " ".join(rng.choice(vocab, size=int(rng.integers(0, 40)))))
+        for i in range(3000)
+    ]
+    index = Index.build(docs, analyzer="whitespace", progress=False)
+    index.save(tmp_path / "big")
+    loaded = Index.load(tmp_path / "big")
+    for q in ["w1", "w2 w3 w3", "w49 w0 w7 w8"]:
+        assert results(loaded, q) == results(index, q)
+        hits = loaded.search(q, k=5000)
+        expected = {d for d, t in docs if set(q.split()) & set(t.split())}
+        assert {h.docid for h in hits} == expected
+
+
+def test_pickle_uses_the_saved_path(tmp_path: Path, tiny_index: Index) -> None:
+    with pytest.raises(TypeError, match="save"):
+        pickle.dumps(tiny_index)
+    tiny_index.save(tmp_path / "p")
+    clone = pickle.loads(pickle.dumps(tiny_index))
+    assert results(clone, "network") == results(tiny_index, "network")
+    assert str(clone.path) == str(tmp_path / "p")
+
+
+def test_empty_documents_and_empty_corpus() -> None:
+    index = Index.build([("a", ""), ("b", "the of and"), ("c", "real words")], progress=False)
+    assert index.stats()["num_nonempty_docs"] == 1
+    assert [h.docid for h in index.search("real")] == ["c"]
+    empty = Index.build([], progress=False)
+    assert len(empty) == 0
+    assert empty.search("anything") == []
+    ids, scores = empty.batch_search(["a", "b"], k=3)
+    assert ids.shape == (2, 0) and scores.shape == (2, 0)  # no column can hold a hit
+
+
+def test_huge_document_and_unicode_docids() -> None:
+    big = " ".join(["alpha"] * 200_000 + ["omega"])
+    index = Index.build([("ünï/cødé 文档", big), ("small", "alpha beta")], progress=False)
+    hit = index.search("omega")[0]
+    assert hit.docid == "ünï/cødé 文档"
+    explanation = index.explain("alpha", "ünï/cødé 文档")
+    assert explanation.length == 200_001
+    assert explanation.seen_length <= explanation.length
+
+
+def test_explain_matches_search_scores(tiny_index: Index) -> None:
+    for kwargs in ({}, {"model": "tfidf"}, {"variant": "atire", "k1": 1.2, "b": 0.75}):
+        for hit in tiny_index.search("networks carry data between networks", **kwargs):
+            e = tiny_index.explain("networks carry data between networks", hit.docid, **kwargs)
+            assert e.score == hit.score
+            assert sum(t.score for t in e.terms) == pytest.approx(hit.score, rel=1e-6)
+            assert "bm25" in e.formula or "tfidf" in e.formula
+            assert hit.docid in str(e)
+
+
+def test_hit_unpacks_and_compares() -> None:
+    hit = rserini.Hit("d", 1.5, 1)
+    docid, score, rank = hit
+    assert (docid, score, rank) == ("d", 1.5, 1)
+    assert hit == rserini.Hit("d", 1.5, 1)
