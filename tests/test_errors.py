@@ -25,14 +25,18 @@ from rserini.exceptions import (
 )
 
 DATA_FILES = [
-    "docids.bin",
-    "lengths.bin",
-    "norms.bin",
-    "docrank.bin",
-    "terms.fst",
-    "terminfo.bin",
-    "blocks.bin",
-    "postings.bin",
+    f"seg000001.{kind}"
+    for kind in (
+        "docids",
+        "lengths",
+        "norms",
+        "docrank",
+        "terms",
+        "terminfo",
+        "blocks",
+        "postings",
+        "store",
+    )
 ]
 
 
@@ -461,7 +465,8 @@ def test_saved_index_loads_back(saved, index):
     """The undamaged saved index loads and searches like the original (control case)."""
     loaded = rserini.Index.load(saved)
     assert loaded.search("packets soil") == index.search("packets soil")
-    assert sorted(p.name for p in saved.iterdir()) == sorted([*DATA_FILES, "meta.json"])
+    names = sorted(p.name for p in saved.iterdir())
+    assert names == sorted([*DATA_FILES, "meta.json", "write.lock"])
 
 
 @pytest.mark.parametrize("name", DATA_FILES)

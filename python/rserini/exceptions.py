@@ -50,10 +50,17 @@ class IndexVersionError(IndexCorruptedError):
     """An index written in a format version this build does not read."""
 
 
+class IndexLockedError(RseriniError):
+    """Another writer holds the index folder's ``write.lock``; ``path`` names it."""
+
+    path: str
+
+
 __all__ = [
     "AnalyzerError",
     "DocumentError",
     "IndexCorruptedError",
+    "IndexLockedError",
     "IndexVersionError",
     "ParseError",
     "QueryError",

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::segment::Doc;
 
 /// Lines parsed per parallel batch.
 const LINES_PER_BATCH: usize = 8192;
@@ -139,8 +140,21 @@ fn text_field(
     }
 }
 
-/// One document from one parsed JSON line.
-fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<(String, String)> {
+/// One document from one JSON line (kept whole as the document's raw fields).
+fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<Doc> {
+    let (docid, contents) = fields_from(path, line, bytes)?;
+    let raw = std::str::from_utf8(bytes)
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned();
+    Ok(Doc {
+        docid,
+        contents,
+        raw: Some(raw),
+    })
+}
+
+fn fields_from(path: &Path, line: usize, bytes: &[u8]) -> Result<(String, String)> {
     let map = parse_json(path, line, bytes)?;
     let err = |message: String| Error::Parse {
         path: path.to_path_buf(),
@@ -172,12 +186,12 @@ fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<(String, Stri
 /// file and line order. Returns the number of documents read.
 pub fn read_documents(
     path: &Path,
-    mut on_batch: impl FnMut(Vec<(String, String)>) -> Result<()>,
+    mut on_batch: impl FnMut(Vec<Doc>) -> Result<()>,
 ) -> Result<usize> {
     let mut count = 0;
     for file in corpus_files(path)? {
         for_each_line_batch(&file, |lines| {
-            let docs: Vec<(String, String)> = lines
+            let docs: Vec<Doc> = lines
                 .par_iter()
                 .map(|(line, bytes)| document_from(&file, *line, bytes))
                 .collect::<Result<_>>()?;

@@ -49,6 +49,11 @@ pub enum Error {
         /// Version this build reads.
         expected: u32,
     },
+    /// Another writer holds the index folder's lock.
+    #[error(
+        "another writer holds the lock {0}; wait for it to commit, or remove the file if no rserini process is writing"
+    )]
+    Locked(PathBuf),
     /// An operating-system error, with the path involved.
     #[error("{path}: {source}")]
     Io {

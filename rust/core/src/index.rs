@@ -1,59 +1,165 @@
-//! The inverted index: documents in, an immutable searchable [`Index`] out.
+//! The searchable index: an analyzer plus a list of immutable segments,
+//! each with its set of deleted documents.
 //!
-//! [`IndexBuilder`] analyzes batches of documents in parallel (rayon) and
-//! gathers per-term posting lists in memory; [`IndexBuilder::finish`] sorts the
-//! vocabulary, builds the term dictionary (an `fst` map from term to term
-//! ordinal) and compresses the postings ([`crate::postings`]).
+//! Document ids exposed by the index ("global ids") number every document of
+//! every segment, deleted ones included: segment `s`'s local id `d` is
+//! `base(s) + d`. Collection statistics (N, df, avgdl) count live documents
+//! only, so an index changed by [`Index::with_changes`] scores exactly like a
+//! fresh build over the same live documents.
 //!
-//! Internal document ids are `u32`s in insertion order. External docids are
-//! strings; the tie rule (score descending, then docid ascending) uses each
-//! document's rank in docid order, computed once at build time.
+//! An `Index` value never changes: adding, deleting and merging return a new
+//! `Index` that shares the untouched segments, so readers keep a consistent
+//! snapshot while a writer commits.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use rayon::prelude::*;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use crate::analysis::{Analyzer, AnalyzerConfig};
+use crate::docstore::{DocStoreWriter, StoredDoc};
 use crate::error::{Error, Result};
-use crate::fieldnorm;
-use crate::postings::{self, BlockMeta, TermInfo};
-use crate::scoring::CollectionStats;
+use crate::scoring::{CollectionStats, LengthMode};
+use crate::segment::{Deletions, Doc, SegmentBuilder, SegmentData};
 
-/// Documents per parallel analysis task.
-const ANALYSIS_CHUNK: usize = 512;
+/// Documents per batch when building from an in-memory list.
+const BUILD_BATCH: usize = 50_000;
 
-/// Size figures of an index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// More segments than this trigger a merge of the smallest ones.
+pub const MAX_SEGMENTS: usize = 8;
+/// A segment with more than this share of deleted documents is rewritten.
+pub const MAX_DELETED_SHARE: f64 = 0.3;
+
+/// Size figures of an index (live documents only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexStats {
-    /// Documents, empty ones included.
+    /// Live documents, empty ones included.
     pub num_docs: u64,
-    /// Documents with at least one indexed term (Lucene's `docCount`).
+    /// Live documents with at least one indexed term (Lucene's `docCount`).
     pub num_nonempty_docs: u64,
-    /// Distinct terms.
+    /// Distinct terms over all segments (deleted documents' terms may count).
     pub num_terms: u64,
-    /// (term, document) pairs.
+    /// (term, document) pairs stored, deleted documents included.
     pub num_postings: u64,
-    /// Sum of all document lengths (terms indexed, counting repeats).
+    /// Sum of the lengths of live documents.
     pub total_terms: u64,
     /// Bytes of compressed postings.
     pub postings_bytes: u64,
+    /// Bytes of the compressed document store (0 without one).
+    pub store_bytes: u64,
+    /// Number of segments.
+    pub num_segments: u64,
+    /// Deleted documents not yet merged away.
+    pub num_deleted: u64,
+}
+
+/// A segment as part of an index: its data, its deletions and where it is stored.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub(crate) data: Arc<SegmentData>,
+    pub(crate) deletions: Option<Arc<Deletions>>,
+    /// Live document frequency per term ordinal, when there are deletions.
+    pub(crate) live_df: Option<Arc<Vec<u32>>>,
+    /// File name stem on disk, once saved.
+    pub(crate) name: Option<String>,
+    /// Deletions file on disk matching `deletions`, once saved.
+    pub(crate) deletions_file: Option<String>,
+    live_docs: u64,
+    live_nonempty: u64,
+    live_total_terms: u64,
+}
+
+impl Segment {
+    /// A segment without deletions, not yet saved.
+    pub fn new(data: SegmentData) -> Self {
+        Segment::with_deletions(Arc::new(data), None, None, None)
+    }
+
+    pub(crate) fn with_deletions(
+        data: Arc<SegmentData>,
+        deletions: Option<Arc<Deletions>>,
+        name: Option<String>,
+        deletions_file: Option<String>,
+    ) -> Self {
+        let deletions = deletions.filter(|d| d.count() > 0);
+        let live = |doc: u32| !deletions.as_ref().is_some_and(|d| d.contains(doc));
+        let (mut live_docs, mut live_nonempty, mut live_total_terms) = (0u64, 0u64, 0u64);
+        for (doc, &len) in data.lengths.iter().enumerate() {
+            if live(doc as u32) {
+                live_docs += 1;
+                live_nonempty += u64::from(len > 0);
+                live_total_terms += u64::from(len);
+            }
+        }
+        let live_df = deletions.as_ref().map(|del| {
+            let mut df = vec![0u32; data.num_terms()];
+            for (ord, slot) in df.iter_mut().enumerate() {
+                data.for_each_posting(ord as u32, |doc, _| *slot += u32::from(!del.contains(doc)));
+            }
+            Arc::new(df)
+        });
+        Segment {
+            data,
+            deletions,
+            live_df,
+            name,
+            deletions_file,
+            live_docs,
+            live_nonempty,
+            live_total_terms,
+        }
+    }
+
+    /// The segment's documents and postings.
+    pub fn data(&self) -> &SegmentData {
+        &self.data
+    }
+
+    /// Whether local document `doc` is deleted.
+    #[inline]
+    pub fn is_deleted(&self, doc: u32) -> bool {
+        self.deletions.as_ref().is_some_and(|d| d.contains(doc))
+    }
+
+    /// The deletions, if any.
+    pub fn deletions(&self) -> Option<&Deletions> {
+        self.deletions.as_deref()
+    }
+
+    /// Whether the segment has deleted documents.
+    pub fn has_deletions(&self) -> bool {
+        self.deletions.is_some()
+    }
+
+    /// Live document frequency of term `ord`.
+    pub fn live_df(&self, ord: u32) -> u32 {
+        match &self.live_df {
+            Some(df) => df.get(ord as usize).copied().unwrap_or(0),
+            None => self.data.term_info(ord).df,
+        }
+    }
+
+    /// Number of live documents.
+    pub fn live_docs(&self) -> u64 {
+        self.live_docs
+    }
+
+    /// Name on disk, once saved.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
 }
 
 /// An immutable, searchable inverted index. `Send + Sync`: share it freely.
 pub struct Index {
-    pub(crate) analyzer: Analyzer,
-    pub(crate) docids: Vec<String>,
-    pub(crate) docid_rank: Vec<u32>,
-    pub(crate) lengths: Vec<u32>,
-    pub(crate) norms: Vec<u8>,
-    pub(crate) terms: fst::Map<Vec<u8>>,
-    pub(crate) term_infos: Vec<TermInfo>,
-    pub(crate) blocks: Vec<BlockMeta>,
-    pub(crate) postings: Vec<u8>,
-    pub(crate) stats: IndexStats,
+    pub(crate) analyzer: Arc<Analyzer>,
+    pub(crate) segments: Vec<Segment>,
+    bases: Vec<u32>,
+    stats: IndexStats,
+    /// The folder the saved segments live in.
+    pub(crate) dir: Option<PathBuf>,
     docid_lookup: OnceLock<HashMap<String, u32>>,
-    tfidf_norms: OnceLock<Vec<f64>>,
+    tfidf_norms: OnceLock<Vec<Vec<f64>>>,
 }
 
 impl std::fmt::Debug for Index {
@@ -64,51 +170,85 @@ impl std::fmt::Debug for Index {
     }
 }
 
-/// A term's ordinal in the term dictionary.
-pub type TermOrd = u32;
-
 impl Index {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn from_parts(
-        analyzer: Analyzer,
-        docids: Vec<String>,
-        docid_rank: Vec<u32>,
-        lengths: Vec<u32>,
-        norms: Vec<u8>,
-        terms: fst::Map<Vec<u8>>,
-        term_infos: Vec<TermInfo>,
-        blocks: Vec<BlockMeta>,
-        postings: Vec<u8>,
-    ) -> Self {
-        let stats = IndexStats {
-            num_docs: docids.len() as u64,
-            num_nonempty_docs: lengths.iter().filter(|&&l| l > 0).count() as u64,
-            num_terms: term_infos.len() as u64,
-            num_postings: term_infos.iter().map(|t| u64::from(t.df)).sum(),
-            total_terms: lengths.iter().map(|&l| u64::from(l)).sum(),
-            postings_bytes: postings.len() as u64,
+    /// An index over `segments`, analyzing queries with `analyzer`.
+    pub fn from_segments(
+        analyzer: Arc<Analyzer>,
+        segments: Vec<Segment>,
+        dir: Option<PathBuf>,
+    ) -> Result<Self> {
+        let mut bases = Vec::with_capacity(segments.len());
+        let mut next = 0u64;
+        let mut stats = IndexStats {
+            num_segments: segments.len() as u64,
+            ..IndexStats::default()
         };
-        Index {
+        for s in &segments {
+            bases.push(next as u32);
+            next += s.data.len() as u64;
+            stats.num_docs += s.live_docs;
+            stats.num_nonempty_docs += s.live_nonempty;
+            stats.total_terms += s.live_total_terms;
+            stats.num_deleted += s.deletions.as_ref().map_or(0, |d| d.count() as u64);
+            stats.num_postings += s
+                .data
+                .term_infos
+                .iter()
+                .map(|t| u64::from(t.df))
+                .sum::<u64>();
+            stats.postings_bytes += s.data.postings.len() as u64;
+            stats.store_bytes += s.data.store.as_ref().map_or(0, |st| st.size_bytes() as u64);
+        }
+        if next > u64::from(u32::MAX) {
+            return Err(Error::Document(
+                "an index holds at most 4,294,967,295 documents".into(),
+            ));
+        }
+        stats.num_terms = match segments.len() {
+            0 => 0,
+            1 => segments[0].data.num_terms() as u64,
+            _ => {
+                let mut union = fst::map::OpBuilder::new();
+                for s in &segments {
+                    union = union.add(&s.data.terms);
+                }
+                let mut stream = union.union();
+                let mut count = 0u64;
+                while fst::Streamer::next(&mut stream).is_some() {
+                    count += 1;
+                }
+                count
+            }
+        };
+        Ok(Index {
             analyzer,
-            docids,
-            docid_rank,
-            lengths,
-            norms,
-            terms,
-            term_infos,
-            blocks,
-            postings,
+            segments,
+            bases,
             stats,
+            dir,
             docid_lookup: OnceLock::new(),
             tfidf_norms: OnceLock::new(),
-        }
+        })
     }
 
-    /// Builds an index from `(docid, text)` pairs with a single batch.
-    pub fn build(config: AnalyzerConfig, docs: Vec<(String, String)>) -> Result<Index> {
-        let mut builder = IndexBuilder::new(config)?;
-        builder.add_batch(docs)?;
+    /// Builds a one-segment index from documents, with a document store if `store`.
+    pub fn build_docs(config: AnalyzerConfig, docs: Vec<Doc>, store: bool) -> Result<Index> {
+        let mut builder = IndexBuilder::new(config, store)?;
+        let mut docs = docs;
+        while !docs.is_empty() {
+            let rest = docs.split_off(docs.len().min(BUILD_BATCH));
+            builder.add_batch(std::mem::replace(&mut docs, rest))?;
+        }
         builder.finish()
+    }
+
+    /// Builds an index from `(docid, text)` pairs, with a document store.
+    pub fn build(config: AnalyzerConfig, docs: Vec<(String, String)>) -> Result<Index> {
+        Index::build_docs(
+            config,
+            docs.into_iter().map(|(d, t)| Doc::new(d, t)).collect(),
+            true,
+        )
     }
 
     /// The analyzer queries are run through (the one documents were indexed with).
@@ -121,34 +261,80 @@ impl Index {
         self.stats
     }
 
-    /// Number of documents.
+    /// The segments.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The folder the index was saved to or loaded from.
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        self.dir.as_deref()
+    }
+
+    /// Number of live documents.
     pub fn len(&self) -> usize {
-        self.docids.len()
+        self.stats.num_docs as usize
     }
 
-    /// Whether the index holds no document.
+    /// Whether the index holds no live document.
     pub fn is_empty(&self) -> bool {
-        self.docids.is_empty()
+        self.stats.num_docs == 0
     }
 
-    /// The external docid of internal id `doc`.
-    pub fn docid(&self, doc: u32) -> Option<&str> {
-        self.docids.get(doc as usize).map(String::as_str)
+    /// One past the largest global id (deleted documents included).
+    pub fn id_space(&self) -> u32 {
+        match (self.bases.last(), self.segments.last()) {
+            (Some(&b), Some(s)) => b + s.data.len() as u32,
+            _ => 0,
+        }
     }
 
-    /// All docids in internal-id order.
-    pub fn docids(&self) -> &[String] {
-        &self.docids
+    /// Global id of segment `segment`'s document `doc`.
+    #[inline]
+    pub fn global(&self, segment: usize, doc: u32) -> u32 {
+        self.bases[segment] + doc
     }
 
-    /// The internal id of `docid`.
+    /// The segment and local id of global id `id`.
+    pub fn locate(&self, id: u32) -> Option<(usize, u32)> {
+        let s = self.bases.partition_point(|&b| b <= id).checked_sub(1)?;
+        let local = id - self.bases[s];
+        (local < self.segments[s].data.len() as u32).then_some((s, local))
+    }
+
+    /// The docid of global id `id` (deleted documents included).
+    pub fn docid(&self, id: u32) -> Option<&str> {
+        let (s, d) = self.locate(id)?;
+        self.segments[s].data.docid(d)
+    }
+
+    /// All live docids, in global id order.
+    pub fn live_docids(&self) -> Vec<&str> {
+        let mut out = Vec::with_capacity(self.len());
+        for s in &self.segments {
+            for d in 0..s.data.len() as u32 {
+                if !s.is_deleted(d) {
+                    out.extend(s.data.docid(d));
+                }
+            }
+        }
+        out
+    }
+
+    /// The global id of the live document `docid`.
     pub fn doc(&self, docid: &str) -> Result<u32> {
         let lookup = self.docid_lookup.get_or_init(|| {
-            self.docids
-                .iter()
-                .enumerate()
-                .map(|(i, d)| (d.clone(), i as u32))
-                .collect()
+            let mut map = HashMap::with_capacity(self.len());
+            for (s, seg) in self.segments.iter().enumerate() {
+                for d in 0..seg.data.len() as u32 {
+                    if !seg.is_deleted(d)
+                        && let Some(id) = seg.data.docid(d)
+                    {
+                        map.insert(id.to_owned(), self.global(s, d));
+                    }
+                }
+            }
+            map
         });
         lookup
             .get(docid)
@@ -156,52 +342,46 @@ impl Index {
             .ok_or_else(|| Error::UnknownDocid(docid.to_owned()))
     }
 
-    /// Rank of `doc`'s docid in ascending docid order (the tie-break key).
-    #[inline]
-    pub fn docid_rank(&self, doc: u32) -> u32 {
-        self.docid_rank[doc as usize]
+    /// The stored text and original fields of `docid`.
+    pub fn stored(&self, docid: &str) -> Result<StoredDoc> {
+        let (s, d) = self.locate(self.doc(docid)?).expect("lookup ids are valid");
+        let segment = &self.segments[s];
+        if segment.data.store.is_none() {
+            return Err(Error::Query(
+                "this index has no document store: build it with store=True to read documents back"
+                    .into(),
+            ));
+        }
+        segment.data.stored(d).ok_or_else(|| {
+            Error::corrupted(
+                self.dir.clone().unwrap_or_default(),
+                format!("stored document {docid:?} is damaged"),
+            )
+        })
     }
 
-    /// Exact length (indexed terms) of `doc`.
-    #[inline]
-    pub fn length(&self, doc: u32) -> u32 {
-        self.lengths[doc as usize]
+    /// Whether every segment keeps a document store.
+    pub fn has_store(&self) -> bool {
+        self.segments.iter().all(|s| s.data.store.is_some())
     }
 
-    /// Lucene's one-byte norm of `doc`.
-    #[inline]
-    pub fn norm(&self, doc: u32) -> u8 {
-        self.norms[doc as usize]
-    }
-
-    /// The ordinal of `term`, if indexed.
-    pub fn term_ord(&self, term: &str) -> Option<TermOrd> {
-        self.terms.get(term).map(|o| o as TermOrd)
-    }
-
-    /// Where `ord`'s postings are.
-    pub fn term_info(&self, ord: TermOrd) -> &TermInfo {
-        &self.term_infos[ord as usize]
-    }
-
-    /// `ord`'s block table and postings bytes.
-    pub fn term_postings(&self, ord: TermOrd) -> (&[BlockMeta], &[u8]) {
-        let info = &self.term_infos[ord as usize];
-        let first = info.first_block as usize;
-        let blocks = &self.blocks[first..first + postings::num_blocks(info.df)];
-        let end = self
-            .term_infos
-            .get(ord as usize + 1)
-            .map_or(self.postings.len() as u64, |next| next.offset);
-        (blocks, &self.postings[info.offset as usize..end as usize])
+    /// The tie rule between two global ids: smaller docid first.
+    pub fn compare_docids(&self, a: u32, b: u32) -> Ordering {
+        match (self.locate(a), self.locate(b)) {
+            (Some((sa, da)), Some((sb, db))) if sa == sb => {
+                let data = &self.segments[sa].data;
+                data.docid_rank(da).cmp(&data.docid_rank(db))
+            }
+            _ => self.docid(a).cmp(&self.docid(b)),
+        }
     }
 
     /// Collection statistics for BM25 in `length` mode: Lucene counts only
     /// documents with at least one indexed term.
-    pub fn collection_stats(&self, length: crate::scoring::LengthMode) -> CollectionStats {
+    pub fn collection_stats(&self, length: LengthMode) -> CollectionStats {
         let num_docs = match length {
-            crate::scoring::LengthMode::Lucene => self.stats.num_nonempty_docs,
-            crate::scoring::LengthMode::Exact => self.stats.num_docs,
+            LengthMode::Lucene => self.stats.num_nonempty_docs,
+            LengthMode::Exact => self.stats.num_docs,
         };
         CollectionStats {
             num_docs,
@@ -209,236 +389,313 @@ impl Index {
         }
     }
 
-    /// Per-document TF-IDF vector norms, computed on first use.
-    pub(crate) fn tfidf_norms(&self) -> &[f64] {
+    /// Live document frequency of `term` over all segments.
+    pub fn df(&self, term: &str) -> u64 {
+        self.segments
+            .iter()
+            .filter_map(|s| s.data.term_ord(term).map(|o| u64::from(s.live_df(o))))
+            .sum()
+    }
+
+    /// Per-segment, per-document TF-IDF vector norms under the current
+    /// statistics, computed on first use.
+    pub(crate) fn tfidf_norms(&self) -> &[Vec<f64>] {
         self.tfidf_norms.get_or_init(|| {
             let n = self.stats.num_docs;
-            let mut squares = vec![0f64; self.len()];
-            let mut decoder = postings::BlockDecoder::default();
-            for ord in 0..self.term_infos.len() as TermOrd {
-                let info = self.term_infos[ord as usize];
-                let idf = crate::scoring::tfidf::idf(n, u64::from(info.df));
-                let (blocks, bytes) = self.term_postings(ord);
-                for b in 0..blocks.len() {
-                    let Some(len) = decoder.decode(bytes, blocks, b, info.df) else {
-                        continue;
-                    };
-                    for i in 0..len {
-                        let w = crate::scoring::tfidf::sublinear_tf(decoder.tfs[i]) * idf;
-                        if let Some(s) = squares.get_mut(decoder.docs[i] as usize) {
-                            *s += w * w;
-                        }
+            self.segments
+                .iter()
+                .map(|seg| {
+                    let mut squares = vec![0f64; seg.data.len()];
+                    let mut stream = seg.data.terms.stream();
+                    while let Some((term, ord)) = fst::Streamer::next(&mut stream) {
+                        let term = std::str::from_utf8(term).unwrap_or("");
+                        let df = if self.segments.len() == 1 {
+                            u64::from(seg.live_df(ord as u32))
+                        } else {
+                            self.df(term)
+                        };
+                        let idf = crate::scoring::tfidf::idf(n, df);
+                        seg.data.for_each_posting(ord as u32, |doc, tf| {
+                            if let Some(s) = squares.get_mut(doc as usize) {
+                                let w = crate::scoring::tfidf::sublinear_tf(tf) * idf;
+                                *s += w * w;
+                            }
+                        });
                     }
-                }
-            }
-            squares.into_iter().map(f64::sqrt).collect()
+                    squares.into_iter().map(f64::sqrt).collect()
+                })
+                .collect()
         })
+    }
+
+    /// A new index with `deletes` removed and `adds` added as a new segment,
+    /// then merged by the merge policy. Fails, changing nothing, on an unknown
+    /// docid to delete or an added docid that would not be unique.
+    pub fn with_changes(&self, adds: Vec<Doc>, deletes: &[String], store: bool) -> Result<Index> {
+        let mut deletions: Vec<Option<Deletions>> = vec![None; self.segments.len()];
+        let mut deleted: HashSet<&str> = HashSet::new();
+        for docid in deletes {
+            if !deleted.insert(docid.as_str()) {
+                continue;
+            }
+            let (s, d) = self.locate(self.doc(docid)?).expect("lookup ids are valid");
+            let seg = &self.segments[s];
+            deletions[s]
+                .get_or_insert_with(|| {
+                    seg.deletions
+                        .as_deref()
+                        .cloned()
+                        .unwrap_or_else(|| Deletions::new(seg.data.len()))
+                })
+                .insert(d);
+        }
+        for doc in &adds {
+            let exists = !deleted.contains(doc.docid.as_str()) && self.doc(&doc.docid).is_ok();
+            if exists {
+                return Err(Error::Document(format!(
+                    "docid {:?} is already in the index; delete it first to replace it",
+                    doc.docid
+                )));
+            }
+        }
+        check_new_docids(&adds, 0, &HashMap::new())?;
+        let mut segments: Vec<Segment> = self
+            .segments
+            .iter()
+            .zip(deletions)
+            .map(|(seg, del)| match del {
+                None => seg.clone(),
+                Some(del) => Segment::with_deletions(
+                    seg.data.clone(),
+                    Some(Arc::new(del)),
+                    seg.name.clone(),
+                    None,
+                ),
+            })
+            .collect();
+        if !adds.is_empty() {
+            let mut builder = SegmentBuilder::new(self.analyzer.clone(), store);
+            builder.add(adds)?;
+            segments.push(Segment::new(builder.finish()?));
+        }
+        segments.retain(|s| s.live_docs > 0);
+        let segments = merge_policy(&self.analyzer, segments)?;
+        Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
+    }
+
+    /// A new index whose live documents are all in one segment.
+    pub fn merged(&self) -> Result<Index> {
+        let segments =
+            if self.segments.len() <= 1 && !self.segments.iter().any(Segment::has_deletions) {
+                self.segments.clone()
+            } else {
+                vec![merge(&self.analyzer, &self.segments)?]
+            };
+        Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
+    }
+
+    /// The same index, recorded as living in `dir` with saved segment names.
+    pub(crate) fn persisted(&self, dir: PathBuf, segments: Vec<Segment>) -> Result<Index> {
+        Index::from_segments(self.analyzer.clone(), segments, Some(dir))
     }
 }
 
-/// Postings of one term while building: parallel arrays.
-#[derive(Default)]
-struct TermPostings {
-    docs: Vec<u32>,
-    tfs: Vec<u32>,
-}
-
-/// Analyzed documents of one chunk, with chunk-local term grouping.
-struct AnalyzedChunk {
-    lengths: Vec<u32>,
-    postings: HashMap<String, TermPostings>,
-}
-
-/// Accumulates documents, then compresses them into an [`Index`].
+/// Streams documents into a one-segment [`Index`].
 pub struct IndexBuilder {
-    analyzer: Analyzer,
-    docids: Vec<String>,
-    seen: HashMap<String, u32>,
-    lengths: Vec<u32>,
-    term_ids: HashMap<String, u32>,
-    postings: Vec<TermPostings>,
+    analyzer: Arc<Analyzer>,
+    segment: SegmentBuilder,
+    /// Position of every docid added so far.
+    seen: HashMap<String, usize>,
 }
 
 impl IndexBuilder {
-    /// A builder whose documents (and later queries) go through `config`.
-    pub fn new(config: AnalyzerConfig) -> Result<Self> {
+    /// A builder whose documents (and later queries) go through `config`;
+    /// keeps a document store if `store`.
+    pub fn new(config: AnalyzerConfig, store: bool) -> Result<Self> {
+        let analyzer = Arc::new(Analyzer::new(config)?);
         Ok(IndexBuilder {
-            analyzer: Analyzer::new(config)?,
-            docids: Vec::new(),
+            segment: SegmentBuilder::new(analyzer.clone(), store),
+            analyzer,
             seen: HashMap::new(),
-            lengths: Vec::new(),
-            term_ids: HashMap::new(),
-            postings: Vec::new(),
         })
     }
 
-    /// Number of documents added so far.
+    /// Number of documents added.
     pub fn len(&self) -> usize {
-        self.docids.len()
+        self.segment.len()
     }
 
-    /// Whether no document has been added.
+    /// Whether no document was added.
     pub fn is_empty(&self) -> bool {
-        self.docids.is_empty()
+        self.segment.is_empty()
     }
 
-    /// Analyzes and adds a batch of `(docid, text)` documents, in parallel.
-    /// Fails, adding nothing, on an empty or duplicate docid.
-    pub fn add_batch(&mut self, docs: Vec<(String, String)>) -> Result<()> {
-        let base = self.docids.len();
-        if base + docs.len() > u32::MAX as usize {
-            return Err(Error::Document(
-                "an index holds at most 4,294,967,295 documents".into(),
-            ));
-        }
-        let mut batch_seen: HashMap<&str, usize> = HashMap::new();
-        for (i, (docid, _)) in docs.iter().enumerate() {
-            if docid.is_empty() {
-                return Err(Error::Document(format!(
-                    "document #{} has an empty docid; every document needs a unique, non-empty id",
-                    base + i
-                )));
-            }
-            let earlier = self
-                .seen
-                .get(docid.as_str())
-                .map(|&d| d as usize)
-                .or_else(|| batch_seen.get(docid.as_str()).copied());
-            if let Some(first) = earlier {
-                return Err(Error::Document(format!(
-                    "duplicate docid {docid:?} (documents #{first} and #{}); docids must be unique",
-                    base + i
-                )));
-            }
-            batch_seen.insert(docid, base + i);
-        }
-        drop(batch_seen);
-
-        let analyzer = &self.analyzer;
-        let chunks: Vec<AnalyzedChunk> = docs
-            .par_chunks(ANALYSIS_CHUNK)
-            .map(|chunk| analyze_chunk(analyzer, chunk))
-            .collect();
-
-        for (chunk_index, chunk) in chunks.into_iter().enumerate() {
-            let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
-            self.lengths.extend_from_slice(&chunk.lengths);
-            for (term, local) in chunk.postings {
-                let next_id = self.postings.len() as u32;
-                let id = *self.term_ids.entry(term).or_insert(next_id);
-                if id == next_id {
-                    self.postings.push(TermPostings::default());
-                }
-                let global = &mut self.postings[id as usize];
-                global.docs.extend(local.docs.iter().map(|d| d + offset));
-                global.tfs.extend_from_slice(&local.tfs);
-            }
-        }
-        for (i, (docid, _)) in docs.into_iter().enumerate() {
-            self.seen.insert(docid.clone(), (base + i) as u32);
-            self.docids.push(docid);
-        }
-        Ok(())
-    }
-
-    /// Sorts the vocabulary, compresses the postings and returns the index.
-    pub fn finish(self) -> Result<Index> {
-        let IndexBuilder {
-            analyzer,
-            docids,
-            lengths,
-            term_ids,
-            mut postings,
-            ..
-        } = self;
-        let mut terms: Vec<(String, u32)> = term_ids.into_iter().collect();
-        terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-
-        let norms: Vec<u8> = lengths
-            .iter()
-            .map(|&l| fieldnorm::length_to_norm(l))
-            .collect();
-        let docid_rank = docid_ranks(&docids);
-
-        // Compress each term's list in parallel, then concatenate in term order.
-        let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, u32, u64)> = terms
-            .par_iter()
-            .map(|(_, id)| {
-                let list = &postings[*id as usize];
-                let mut bytes = Vec::new();
-                let mut blocks = Vec::new();
-                postings::encode(
-                    &list.docs,
-                    &list.tfs,
-                    |d| lengths[d as usize],
-                    &mut bytes,
-                    &mut blocks,
-                );
-                let total_tf = list.tfs.iter().map(|&t| u64::from(t)).sum();
-                (bytes, blocks, list.docs.len() as u32, total_tf)
-            })
-            .collect();
-        postings.clear();
-
-        let mut all_bytes = Vec::with_capacity(encoded.iter().map(|e| e.0.len()).sum());
-        let mut all_blocks = Vec::with_capacity(encoded.iter().map(|e| e.1.len()).sum());
-        let mut term_infos = Vec::with_capacity(encoded.len());
-        for (bytes, blocks, df, total_tf) in encoded {
-            term_infos.push(TermInfo {
-                df,
-                first_block: all_blocks.len() as u32,
-                offset: all_bytes.len() as u64,
-                total_tf,
-            });
-            all_bytes.extend_from_slice(&bytes);
-            all_blocks.extend_from_slice(&blocks);
-        }
-        let term_map = fst::Map::from_iter(
-            terms
-                .iter()
+    /// Analyzes and adds a batch, in parallel. Fails, adding nothing, on an
+    /// empty or duplicate docid.
+    pub fn add_batch(&mut self, docs: Vec<Doc>) -> Result<()> {
+        let base = self.segment.len();
+        check_new_docids(&docs, base, &self.seen)?;
+        self.seen.extend(
+            docs.iter()
                 .enumerate()
-                .map(|(ord, (t, _))| (t.as_bytes(), ord as u64)),
-        )
-        .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-        Ok(Index::from_parts(
-            analyzer, docids, docid_rank, lengths, norms, term_map, term_infos, all_blocks,
-            all_bytes,
-        ))
+                .map(|(i, d)| (d.docid.clone(), base + i)),
+        );
+        self.segment.add(docs)
+    }
+
+    /// Compresses what was added into an index.
+    pub fn finish(self) -> Result<Index> {
+        let data = self.segment.finish()?;
+        let segments = if data.is_empty() {
+            Vec::new()
+        } else {
+            vec![Segment::new(data)]
+        };
+        Index::from_segments(self.analyzer, segments, None)
     }
 }
 
-/// Each document's rank in ascending (byte-wise) docid order.
-pub(crate) fn docid_ranks(docids: &[String]) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..docids.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| docids[a as usize].cmp(&docids[b as usize]));
-    let mut rank = vec![0u32; docids.len()];
-    for (r, &doc) in order.iter().enumerate() {
-        rank[doc as usize] = r as u32;
+/// Checks that new documents, numbered from `base`, have non-empty docids,
+/// unique among themselves and not among `existing` (docid → position).
+pub(crate) fn check_new_docids(
+    docs: &[Doc],
+    base: usize,
+    existing: &HashMap<String, usize>,
+) -> Result<()> {
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(docs.len());
+    for (i, doc) in docs.iter().enumerate() {
+        let position = base + i;
+        if doc.docid.is_empty() {
+            return Err(Error::Document(format!(
+                "document #{position} has an empty docid; every document needs a unique, non-empty id"
+            )));
+        }
+        let first = existing
+            .get(&doc.docid)
+            .copied()
+            .or_else(|| seen.get(doc.docid.as_str()).copied());
+        if let Some(first) = first {
+            return Err(Error::Document(format!(
+                "duplicate docid {:?} (documents #{first} and #{position}); docids must be unique",
+                doc.docid
+            )));
+        }
+        seen.insert(&doc.docid, position);
     }
-    rank
+    Ok(())
 }
 
-fn analyze_chunk(analyzer: &Analyzer, chunk: &[(String, String)]) -> AnalyzedChunk {
-    let mut postings: HashMap<String, TermPostings> = HashMap::new();
-    let mut lengths = Vec::with_capacity(chunk.len());
-    let mut counts: HashMap<String, u32> = HashMap::new();
-    for (local_doc, (_, text)) in chunk.iter().enumerate() {
-        let mut length = 0u32;
-        analyzer.analyze_with(text, &mut |term| {
-            length = length.saturating_add(1);
-            match counts.get_mut(term) {
-                Some(c) => *c += 1,
-                None => {
-                    counts.insert(term.to_owned(), 1);
-                }
-            }
-        });
-        lengths.push(length);
-        for (term, tf) in counts.drain() {
-            let list = postings.entry(term).or_default();
-            list.docs.push(local_doc as u32);
-            list.tfs.push(tf);
+/// The merge policy: rewrite segments with over [`MAX_DELETED_SHARE`]
+/// deleted documents, and merge the smallest segments while there are more
+/// than [`MAX_SEGMENTS`].
+fn merge_policy(analyzer: &Analyzer, segments: Vec<Segment>) -> Result<Vec<Segment>> {
+    let mut out = Vec::with_capacity(segments.len());
+    for seg in segments {
+        let deleted = seg.deletions.as_ref().map_or(0, |d| d.count());
+        if deleted as f64 > MAX_DELETED_SHARE * seg.data.len() as f64 {
+            out.push(merge(analyzer, std::slice::from_ref(&seg))?);
+        } else {
+            out.push(seg);
         }
     }
-    AnalyzedChunk { lengths, postings }
+    if out.len() > MAX_SEGMENTS {
+        // Keep the largest MAX_SEGMENTS - 1, merge the rest into one, in index order.
+        let mut by_size: Vec<usize> = (0..out.len()).collect();
+        by_size.sort_by_key(|&i| std::cmp::Reverse(out[i].live_docs));
+        let keep: HashSet<usize> = by_size[..MAX_SEGMENTS - 1].iter().copied().collect();
+        let mut kept = Vec::with_capacity(MAX_SEGMENTS);
+        let mut small = Vec::new();
+        for (i, seg) in out.into_iter().enumerate() {
+            if keep.contains(&i) {
+                kept.push(seg);
+            } else {
+                small.push(seg);
+            }
+        }
+        kept.push(merge(analyzer, &small)?);
+        let merged = kept;
+        out = merged;
+    }
+    Ok(out)
+}
+
+/// Merges the live documents of `segments`, in order, into one new segment,
+/// straight from their postings.
+pub(crate) fn merge(_analyzer: &Analyzer, segments: &[Segment]) -> Result<Segment> {
+    // New local id of each live document, per segment.
+    let mut remap: Vec<Vec<u32>> = Vec::with_capacity(segments.len());
+    let mut docids: Vec<&str> = Vec::new();
+    let mut lengths: Vec<u32> = Vec::new();
+    let store = segments.iter().all(|s| s.data.store.is_some());
+    let mut store_writer = store.then(DocStoreWriter::default);
+    for seg in segments {
+        let mut map = vec![u32::MAX; seg.data.len()];
+        for d in 0..seg.data.len() as u32 {
+            if seg.is_deleted(d) {
+                continue;
+            }
+            map[d as usize] = docids.len() as u32;
+            docids.push(seg.data.docid(d).unwrap_or(""));
+            lengths.push(seg.data.length(d));
+            if let Some(w) = &mut store_writer {
+                let doc = seg.data.stored(d).unwrap_or(StoredDoc {
+                    contents: String::new(),
+                    raw: None,
+                });
+                w.add(&doc.contents, doc.raw.as_deref());
+            }
+        }
+        remap.push(map);
+    }
+    let mut union = fst::map::OpBuilder::new();
+    for s in segments {
+        union = union.add(&s.data.terms);
+    }
+    let mut stream = union.union();
+    let mut term_builder = fst::MapBuilder::memory();
+    let mut lists: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    while let Some((term, hits)) = fst::Streamer::next(&mut stream) {
+        let mut hits = hits.to_vec();
+        hits.sort_by_key(|h| h.index);
+        let (mut docs, mut tfs) = (Vec::new(), Vec::new());
+        for h in hits {
+            let map = &remap[h.index];
+            segments[h.index]
+                .data
+                .for_each_posting(h.value as u32, |d, tf| {
+                    if let Some(&new) = map.get(d as usize)
+                        && new != u32::MAX
+                    {
+                        docs.push(new);
+                        tfs.push(tf);
+                    }
+                });
+        }
+        if docs.is_empty() {
+            continue;
+        }
+        term_builder
+            .insert(term, lists.len() as u64)
+            .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
+        lists.push((docs, tfs));
+    }
+    let terms = crate::data::Data::owned(
+        term_builder
+            .into_inner()
+            .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
+    );
+    let docid_bytes = crate::segment::DocIds::encode(docids.iter().copied());
+    let list_refs: Vec<(&[u32], &[u32])> = lists
+        .iter()
+        .map(|(d, t)| (d.as_slice(), t.as_slice()))
+        .collect();
+    let data = crate::segment::assemble(
+        docid_bytes,
+        &docids,
+        lengths,
+        terms,
+        &list_refs,
+        store_writer.map(|w| w.finish()),
+    )?;
+    Ok(Segment::new(data))
 }

@@ -21,6 +21,8 @@
 
 pub mod analysis;
 pub mod corpus;
+pub mod data;
+pub mod docstore;
 pub mod error;
 pub mod fieldnorm;
 pub mod fusion;
@@ -28,6 +30,7 @@ pub mod index;
 pub mod postings;
 pub mod scoring;
 pub mod search;
+pub mod segment;
 pub mod store;
 pub mod walk;
 

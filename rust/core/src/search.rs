@@ -1,13 +1,15 @@
 //! Exact top-k retrieval by exhaustive scoring.
 //!
 //! A query is analyzed with the index's analyzer into distinct terms, each
-//! with its query frequency, in first-occurrence order. Every posting of every
-//! query term is scored term-at-a-time into a dense accumulator; the k best
-//! documents are then selected under one deterministic rule: **score
-//! descending, then docid ascending** (byte-wise). Per-term scores are float32
-//! and are summed in float64 in query-term order, then rounded to float32, as
-//! Lucene sums the clauses of a boolean query. This path is the reference that
-//! any faster (pruned, parallel) path must reproduce exactly.
+//! with its query frequency, in first-occurrence order. In every segment,
+//! every posting of every query term is scored term-at-a-time into a dense
+//! accumulator (deleted documents skipped); the k best documents are then
+//! selected under one deterministic rule: **score descending, then docid
+//! ascending** (byte-wise). Per-term scores are float32 and are summed in
+//! float64 in query-term order, then rounded to float32, as Lucene sums the
+//! clauses of a boolean query. Collection statistics are the index's (all
+//! segments, live documents). This path is the reference that any faster
+//! (pruned, parallel) path must reproduce exactly.
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -15,7 +17,7 @@ use std::cmp::Ordering;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::index::{Index, TermOrd};
+use crate::index::{Index, Segment};
 use crate::postings::BlockDecoder;
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
 
@@ -35,14 +37,14 @@ pub struct QueryTerm {
     pub term: String,
     /// How often it occurs in the query.
     pub query_tf: u32,
-    /// Its ordinal, if the index knows it.
-    pub ord: Option<TermOrd>,
+    /// Live documents holding it, over all segments.
+    pub df: u64,
 }
 
-/// A scored document (internal id).
+/// A scored document (global id).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoredDoc {
-    /// Internal document id.
+    /// Global document id.
     pub doc: u32,
     /// Its score.
     pub score: f32,
@@ -58,10 +60,13 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
             None => terms.push(QueryTerm {
                 term: t.to_owned(),
                 query_tf: 1,
-                ord: index.term_ord(t),
+                df: 0,
             }),
         },
     );
+    for t in &mut terms {
+        t.df = index.df(&t.term);
+    }
     terms
 }
 
@@ -69,32 +74,37 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
 #[derive(Default)]
 struct Accumulator {
     scores: Vec<f64>,
-    touched: Vec<u32>,
     seen: Vec<bool>,
+    touched: Vec<u32>,
     decoder: BlockDecoder,
 }
 
 impl Accumulator {
+    /// Clears the previous query's entries and makes room for `num_docs`.
     fn reset(&mut self, num_docs: usize) {
         for &d in &self.touched {
             self.scores[d as usize] = 0.0;
             self.seen[d as usize] = false;
         }
         self.touched.clear();
-        if self.scores.len() != num_docs {
-            self.scores = vec![0.0; num_docs];
-            self.seen = vec![false; num_docs];
+        if self.scores.len() < num_docs {
+            self.scores.resize(num_docs, 0.0);
+            self.seen.resize(num_docs, false);
         }
     }
 
     #[inline]
     fn add(&mut self, doc: u32, score: f32) {
         let d = doc as usize;
-        if !self.seen[d] {
-            self.seen[d] = true;
+        // Out-of-range ids can only come from a damaged file: ignore them.
+        let (Some(seen), Some(slot)) = (self.seen.get_mut(d), self.scores.get_mut(d)) else {
+            return;
+        };
+        if !*seen {
+            *seen = true;
             self.touched.push(doc);
         }
-        self.scores[d] += f64::from(score);
+        *slot += f64::from(score);
     }
 }
 
@@ -123,18 +133,33 @@ pub fn search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<Scored
 
 /// [`search`] for already analyzed terms.
 pub fn search_terms(index: &Index, terms: &[QueryTerm], k: usize, model: &Model) -> Vec<ScoredDoc> {
-    if k == 0 || index.is_empty() {
+    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
         return Vec::new();
     }
+    let weights = term_weights(index, terms, model);
+    let mut hits = Vec::new();
     SCRATCH.with(|cell| {
         let mut acc = cell.borrow_mut();
-        acc.reset(index.len());
-        match model {
-            Model::Bm25(params) => score_bm25(index, terms, params, &mut acc),
-            Model::TfIdf => score_tfidf(index, terms, &mut acc),
+        for (s, segment) in index.segments().iter().enumerate() {
+            acc.reset(segment.data().len());
+            match model {
+                Model::Bm25(params) => {
+                    score_bm25(index, segment, terms, &weights, params, &mut acc)
+                }
+                Model::TfIdf => score_tfidf(index, s, segment, terms, &weights, &mut acc),
+            }
+            let local = select_top_k(segment, &acc, k);
+            hits.extend(local.into_iter().map(|d| ScoredDoc {
+                doc: index.global(s, d.doc),
+                score: d.score,
+            }));
         }
-        select_top_k(index, &acc, k)
-    })
+    });
+    if index.segments().len() > 1 {
+        hits.sort_unstable_by(|a, b| rank_order(index, a, b));
+        hits.truncate(k);
+    }
+    hits
 }
 
 /// Runs many queries over a rayon pool; results are in input order and equal
@@ -151,24 +176,63 @@ pub fn batch_search(
         .collect()
 }
 
-fn score_bm25(index: &Index, terms: &[QueryTerm], params: &Bm25Params, acc: &mut Accumulator) {
+/// Per-term weights: BM25's query-frequency × idf, or TF-IDF's normalised
+/// query weight.
+fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
+    match model {
+        Model::Bm25(params) => {
+            let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
+            terms
+                .iter()
+                .map(|t| f64::from(scorer.term_weight(t.df, t.query_tf)))
+                .collect()
+        }
+        Model::TfIdf => {
+            // The query norm counts unknown terms too.
+            let norm = terms
+                .iter()
+                .map(|t| tfidf::sublinear_tf(t.query_tf).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            let n = index.stats().num_docs;
+            terms
+                .iter()
+                .map(|t| tfidf::sublinear_tf(t.query_tf) / norm * tfidf::idf(n, t.df))
+                .collect()
+        }
+    }
+}
+
+fn score_bm25(
+    index: &Index,
+    segment: &Segment,
+    terms: &[QueryTerm],
+    weights: &[f64],
+    params: &Bm25Params,
+    acc: &mut Accumulator,
+) {
     let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
-    for qt in terms {
-        let Some(ord) = qt.ord else { continue };
-        let info = *index.term_info(ord);
-        let weight = scorer.term_weight(u64::from(info.df), qt.query_tf);
-        let (blocks, bytes) = index.term_postings(ord);
+    let data = segment.data();
+    for (qt, &weight) in terms.iter().zip(weights) {
+        let Some(ord) = data.term_ord(&qt.term) else {
+            continue;
+        };
+        let info = data.term_info(ord);
+        let (blocks, bytes) = data.term_postings(ord);
         for b in 0..blocks.len() {
             let Some(len) = acc.decoder.decode(bytes, blocks, b, info.df) else {
-                continue;
+                break;
             };
             for i in 0..len {
                 let doc = acc.decoder.docs[i];
+                if segment.is_deleted(doc) {
+                    continue;
+                }
                 let s = scorer.score(
-                    weight,
+                    weight as f32,
                     acc.decoder.tfs[i],
-                    index.norm(doc),
-                    index.length(doc),
+                    data.norm(doc),
+                    data.length(doc),
                 );
                 acc.add(doc, s);
             }
@@ -176,29 +240,36 @@ fn score_bm25(index: &Index, terms: &[QueryTerm], params: &Bm25Params, acc: &mut
     }
 }
 
-fn score_tfidf(index: &Index, terms: &[QueryTerm], acc: &mut Accumulator) {
-    let n = index.stats().num_docs;
-    // The query norm counts unknown terms too.
-    let query_norm = terms
-        .iter()
-        .map(|t| tfidf::sublinear_tf(t.query_tf).powi(2))
-        .sum::<f64>()
-        .sqrt();
-    let doc_norms = index.tfidf_norms();
-    for qt in terms {
-        let Some(ord) = qt.ord else { continue };
-        let info = *index.term_info(ord);
-        let q = tfidf::sublinear_tf(qt.query_tf) / query_norm;
-        let idf = tfidf::idf(n, u64::from(info.df));
-        let (blocks, bytes) = index.term_postings(ord);
+fn score_tfidf(
+    index: &Index,
+    s: usize,
+    segment: &Segment,
+    terms: &[QueryTerm],
+    weights: &[f64],
+    acc: &mut Accumulator,
+) {
+    let norms = &index.tfidf_norms()[s];
+    let data = segment.data();
+    for (qt, &weight) in terms.iter().zip(weights) {
+        let Some(ord) = data.term_ord(&qt.term) else {
+            continue;
+        };
+        let info = data.term_info(ord);
+        let (blocks, bytes) = data.term_postings(ord);
         for b in 0..blocks.len() {
             let Some(len) = acc.decoder.decode(bytes, blocks, b, info.df) else {
-                continue;
+                break;
             };
             for i in 0..len {
                 let doc = acc.decoder.docs[i];
-                let w = tfidf::sublinear_tf(acc.decoder.tfs[i]) * idf / doc_norms[doc as usize];
-                acc.add(doc, (q * w) as f32);
+                if segment.is_deleted(doc) {
+                    continue;
+                }
+                let norm = norms.get(doc as usize).copied().unwrap_or(1.0);
+                acc.add(
+                    doc,
+                    (weight * tfidf::sublinear_tf(acc.decoder.tfs[i]) / norm) as f32,
+                );
             }
         }
     }
@@ -209,10 +280,17 @@ fn score_tfidf(index: &Index, terms: &[QueryTerm], acc: &mut Accumulator) {
 pub fn rank_order(index: &Index, a: &ScoredDoc, b: &ScoredDoc) -> Ordering {
     b.score
         .total_cmp(&a.score)
-        .then_with(|| index.docid_rank(a.doc).cmp(&index.docid_rank(b.doc)))
+        .then_with(|| index.compare_docids(a.doc, b.doc))
 }
 
-fn select_top_k(index: &Index, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
+/// The `k` best local documents of one segment.
+fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
+    let data = segment.data();
+    let order = |a: &ScoredDoc, b: &ScoredDoc| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| data.docid_rank(a.doc).cmp(&data.docid_rank(b.doc)))
+    };
     let mut hits: Vec<ScoredDoc> = acc
         .touched
         .iter()
@@ -222,10 +300,10 @@ fn select_top_k(index: &Index, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
         })
         .collect();
     if hits.len() > k {
-        hits.select_nth_unstable_by(k - 1, |a, b| rank_order(index, a, b));
+        hits.select_nth_unstable_by(k - 1, order);
         hits.truncate(k);
     }
-    hits.sort_unstable_by(|a, b| rank_order(index, a, b));
+    hits.sort_unstable_by(order);
     hits
 }
 
@@ -236,8 +314,8 @@ pub struct TermExplanation {
     pub term: String,
     /// Its query frequency.
     pub query_tf: u32,
-    /// Documents holding it (0 if unknown).
-    pub df: u32,
+    /// Live documents holding it (0 if unknown).
+    pub df: u64,
     /// Its frequency in the document.
     pub tf: u32,
     /// idf (BM25) or smoothed idf (TF-IDF).
@@ -265,109 +343,89 @@ pub struct Explanation {
 
 /// Explains the score of `docid` for `query`.
 pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result<Explanation> {
-    let doc = index.doc(docid)?;
+    let (s, doc) = index
+        .locate(index.doc(docid)?)
+        .expect("lookup ids are valid");
+    let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let mut decoder = BlockDecoder::default();
-    let tf_of = |decoder: &mut BlockDecoder, ord: TermOrd| -> u32 {
-        let info = *index.term_info(ord);
-        let (blocks, bytes) = index.term_postings(ord);
-        let Some(b) = blocks.iter().position(|m| m.last_doc >= doc) else {
+    let weights = term_weights(index, &terms, model);
+    let tf_of = |term: &str| -> u32 {
+        let Some(ord) = data.term_ord(term) else {
             return 0;
         };
-        let len = decoder.decode(bytes, blocks, b, info.df).unwrap_or(0);
-        decoder.docs[..len]
-            .iter()
-            .position(|&d| d == doc)
-            .map_or(0, |i| decoder.tfs[i])
+        let mut tf = 0;
+        data.for_each_posting(ord, |d, t| {
+            if d == doc {
+                tf = t;
+            }
+        });
+        tf
     };
-    let mut out = Vec::with_capacity(terms.len());
-    let mut total = 0f64;
-    let (formula, seen_length);
-    match model {
+    let (formula, seen_length, idf_of): (String, f32, Box<dyn Fn(u64) -> f64>) = match model {
         Model::Bm25(params) => {
             let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
-            formula = scorer.formula();
-            seen_length = scorer.seen_length(index.norm(doc), index.length(doc));
-            for qt in &terms {
-                let (df, tf, idf, score) = match qt.ord {
-                    Some(ord) => {
-                        let df = index.term_info(ord).df;
-                        let tf = tf_of(&mut decoder, ord);
-                        let idf = crate::scoring::bm25_idf(
-                            params.variant,
-                            scorer.stats().num_docs,
-                            u64::from(df),
-                        );
-                        let w = scorer.term_weight(u64::from(df), qt.query_tf);
-                        let s = if tf > 0 {
-                            scorer.score(w, tf, index.norm(doc), index.length(doc))
-                        } else {
-                            0.0
-                        };
-                        (df, tf, idf, s)
-                    }
-                    None => (0, 0, 0.0, 0.0),
-                };
-                if tf > 0 {
-                    total += f64::from(score);
-                }
-                out.push(TermExplanation {
-                    term: qt.term.clone(),
-                    query_tf: qt.query_tf,
-                    df,
-                    tf,
-                    idf,
-                    score,
-                });
-            }
+            let n = scorer.stats().num_docs;
+            let variant = params.variant;
+            (
+                scorer.formula(),
+                scorer.seen_length(data.norm(doc), data.length(doc)),
+                Box::new(move |df| crate::scoring::bm25_idf(variant, n, df)),
+            )
         }
         Model::TfIdf => {
             let n = index.stats().num_docs;
-            let query_norm = terms
-                .iter()
-                .map(|t| tfidf::sublinear_tf(t.query_tf).powi(2))
-                .sum::<f64>()
-                .sqrt();
-            let doc_norm = index.tfidf_norms()[doc as usize];
-            formula = format!(
-                "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |q|={query_norm}, |d|={doc_norm}"
-            );
-            seen_length = index.length(doc) as f32;
-            for qt in &terms {
-                let (df, tf, idf, score) = match qt.ord {
-                    Some(ord) => {
-                        let df = index.term_info(ord).df;
-                        let tf = tf_of(&mut decoder, ord);
-                        let idf = tfidf::idf(n, u64::from(df));
-                        let s = if tf > 0 {
-                            let q = tfidf::sublinear_tf(qt.query_tf) / query_norm;
-                            (q * (tfidf::sublinear_tf(tf) * idf / doc_norm)) as f32
-                        } else {
-                            0.0
-                        };
-                        (df, tf, idf, s)
-                    }
-                    None => (0, 0, 0.0, 0.0),
-                };
-                if tf > 0 {
-                    total += f64::from(score);
-                }
-                out.push(TermExplanation {
-                    term: qt.term.clone(),
-                    query_tf: qt.query_tf,
-                    df,
-                    tf,
-                    idf,
-                    score,
-                });
-            }
+            let doc_norm = index.tfidf_norms()[s]
+                .get(doc as usize)
+                .copied()
+                .unwrap_or(0.0);
+            (
+                format!(
+                    "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
+                ),
+                data.length(doc) as f32,
+                Box::new(move |df| tfidf::idf(n, df)),
+            )
         }
+    };
+    let mut out = Vec::with_capacity(terms.len());
+    let mut total = 0f64;
+    for (qt, &weight) in terms.iter().zip(&weights) {
+        let tf = tf_of(&qt.term);
+        let score = if tf == 0 {
+            0.0
+        } else {
+            match model {
+                Model::Bm25(params) => Bm25Scorer::new(
+                    *params,
+                    index.collection_stats(params.length),
+                )
+                .score(weight as f32, tf, data.norm(doc), data.length(doc)),
+                Model::TfIdf => {
+                    let norm = index.tfidf_norms()[s]
+                        .get(doc as usize)
+                        .copied()
+                        .unwrap_or(1.0);
+                    (weight * tfidf::sublinear_tf(tf) / norm) as f32
+                }
+            }
+        };
+        if tf > 0 {
+            total += f64::from(score);
+        }
+        out.push(TermExplanation {
+            term: qt.term.clone(),
+            query_tf: qt.query_tf,
+            df: qt.df,
+            tf,
+            idf: if qt.df > 0 { idf_of(qt.df) } else { 0.0 },
+            score,
+        });
     }
     Ok(Explanation {
         docid: docid.to_owned(),
         score: total as f32,
         formula,
-        length: index.length(doc),
+        length: data.length(doc),
         seen_length,
         terms: out,
     })

@@ -1,45 +1,60 @@
-//! Saving and loading an [`Index`] as a folder of files.
+//! Saving and loading an [`Index`] as a folder of files, safely.
 //!
-//! Format version 1. `meta.json` describes the index (format version,
-//! analyzer configuration, counts, and each data file's size and CRC32); it
-//! is written last, so a folder without it is not an index. Every binary
-//! file is its payload followed by a 20-byte footer: payload length (u64),
-//! CRC32 of the payload (u32), format version (u32) and the magic `RSRN`,
-//! all little-endian. Loading checks every footer and the consistency of the
-//! arrays, so a damaged file is reported as [`Error::Corrupted`] with its
-//! path, never read as a wrong answer.
+//! The folder holds one file per segment structure, named
+//! `<segment>.<kind>` (`seg000001.postings`, ...), per-segment deletion files
+//! `<segment>.<generation>.del`, a `write.lock` and `meta.json`, which lists
+//! the live files with their sizes and CRC32s. Every binary file ends with a
+//! 20-byte footer: payload length (u64), CRC32 of the payload (u32), format
+//! version (u32) and the magic `RSRN`, all little-endian. The exact layout of
+//! each file is documented in `docs/index-format.md`.
 //!
-//! | file | payload |
-//! |---|---|
-//! | `docids.bin` | (N + 1) u64 offsets, then the UTF-8 docids |
-//! | `lengths.bin` | N × u32 exact document lengths |
-//! | `norms.bin` | N × u8 Lucene length norms |
-//! | `docrank.bin` | N × u32 rank of each docid in sorted order |
-//! | `terms.fst` | `fst` map from term to term ordinal |
-//! | `terminfo.bin` | per term: df u32, first block u32, offset u64, total tf u64 |
-//! | `blocks.bin` | per block: last doc u32, offset u32, doc bits u8, tf bits u8, 2 zero bytes, max tf u32, min length u32 |
-//! | `postings.bin` | the compressed posting lists |
+//! **Crash safety.** A save never modifies a file that `meta.json` lists: it
+//! writes new files (each through a temporary name, `fsync`ed), then
+//! publishes them by atomically renaming a new `meta.json` into place, and
+//! only then deletes the files no longer listed. A crash at any point leaves
+//! either the old or the new index readable.
+//!
+//! **Concurrency.** One writer at a time holds an OS lock on `write.lock`;
+//! readers take no lock. An [`Index`] is a snapshot: it keeps its files
+//! (mapped, or read) whatever a writer does afterwards.
+//!
+//! **Checks.** Loading verifies every footer, the CRC32 of every file up to
+//! [`CRC_ON_LOAD_MAX`] bytes (larger files are checked by [`verify`]), and
+//! the consistency of the arrays, and reports a damaged file as
+//! [`Error::Corrupted`] naming it.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analyzer, AnalyzerConfig};
+use crate::data::Data;
+use crate::docstore::DocStore;
 use crate::error::{Error, Result};
-use crate::index::Index;
+use crate::index::{Index, Segment};
 use crate::postings::{self, BlockMeta, TermInfo};
+use crate::segment::{Deletions, DocIds, SegmentData};
 
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
+/// Files up to this size have their CRC32 checked on every load.
+pub const CRC_ON_LOAD_MAX: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RSRN";
 const FOOTER_LEN: usize = 20;
 const META_FILE: &str = "meta.json";
+const LOCK_FILE: &str = "write.lock";
 const TERM_INFO_LEN: usize = 24;
 const BLOCK_META_LEN: usize = 20;
+/// The per-segment files, in write order.
+const KINDS: [&str; 9] = [
+    "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",
+];
 
-/// Size and checksum of one data file, as recorded in `meta.json`.
+/// Size and checksum of one file, as recorded in `meta.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     /// File name inside the index folder.
@@ -48,6 +63,21 @@ pub struct FileEntry {
     pub bytes: u64,
     /// CRC32 of the payload.
     pub crc32: u32,
+}
+
+/// One segment in `meta.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentMeta {
+    /// The segment's file name stem.
+    pub name: String,
+    /// Documents, deleted ones included.
+    pub num_docs: u64,
+    /// Deleted documents.
+    pub num_deleted: u64,
+    /// The deletions file, if any document is deleted.
+    pub deletions: Option<FileEntry>,
+    /// The segment's data files.
+    pub files: Vec<FileEntry>,
 }
 
 /// The content of `meta.json`.
@@ -59,19 +89,50 @@ pub struct IndexMeta {
     pub format_version: u32,
     /// Version of rserini that wrote the index.
     pub rserini_version: String,
+    /// Incremented by every save.
+    pub generation: u64,
     /// The analysis chain of documents and queries.
     pub analyzer: AnalyzerConfig,
-    /// Number of documents.
-    pub num_docs: u64,
-    /// Number of distinct terms.
-    pub num_terms: u64,
-    /// Number of blocks.
-    pub num_blocks: u64,
     /// Free-form origin information (for example the fingerprint of a source tree).
     #[serde(default)]
     pub source: Option<String>,
-    /// The data files.
-    pub files: Vec<FileEntry>,
+    /// Number of the next segment name.
+    pub next_segment: u64,
+    /// Live documents.
+    pub num_docs: u64,
+    /// The segments, in global-id order.
+    pub segments: Vec<SegmentMeta>,
+}
+
+/// The exclusive right to write an index folder; released on drop.
+#[derive(Debug)]
+pub struct WriteLock {
+    _file: fs::File,
+    path: PathBuf,
+}
+
+impl WriteLock {
+    /// The locked file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Takes the writer lock of the index folder `dir` (created if needed).
+pub fn lock(dir: &Path) -> Result<WriteLock> {
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(LOCK_FILE);
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(WriteLock { _file: file, path }),
+        Err(fs::TryLockError::WouldBlock) => Err(Error::Locked(path)),
+        Err(fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+    }
 }
 
 fn with_footer(mut payload: Vec<u8>) -> (Vec<u8>, u32) {
@@ -84,113 +145,76 @@ fn with_footer(mut payload: Vec<u8>) -> (Vec<u8>, u32) {
     (payload, crc)
 }
 
-fn write_file(dir: &Path, name: &str, payload: Vec<u8>) -> Result<FileEntry> {
-    let (bytes, crc32) = with_footer(payload);
-    let path = dir.join(name);
-    write_atomically(&path, &bytes)?;
-    Ok(FileEntry {
-        name: name.to_owned(),
-        bytes: bytes.len() as u64,
-        crc32,
-    })
-}
-
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
+    ));
     let mut file = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
     file.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
     file.sync_all().map_err(|e| Error::io(&tmp, e))?;
     fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
-/// Saves `index` into `dir` (created if needed). An existing folder is
-/// replaced only if it is an rserini index; `source` is stored in the meta.
-pub fn save(index: &Index, dir: &Path, source: Option<String>) -> Result<()> {
-    if dir.exists() {
-        let non_empty = fs::read_dir(dir)
-            .map_err(|e| Error::io(dir, e))?
-            .next()
-            .is_some();
-        if non_empty && !dir.join(META_FILE).exists() {
-            return Err(Error::io(
-                dir,
-                std::io::Error::new(
-                    std::io::ErrorKind::AlreadyExists,
-                    "folder exists and is not an rserini index; choose an empty or new folder",
-                ),
-            ));
-        }
-        // Remove the meta first: a crash below leaves a folder that is
-        // clearly not a complete index rather than a mix of two.
-        let meta = dir.join(META_FILE);
-        if meta.exists() {
-            fs::remove_file(&meta).map_err(|e| Error::io(&meta, e))?;
-        }
-    }
-    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+fn write_file(dir: &Path, name: String, payload: Vec<u8>) -> Result<FileEntry> {
+    let (bytes, crc32) = with_footer(payload);
+    write_atomically(&dir.join(&name), &bytes)?;
+    Ok(FileEntry {
+        name,
+        bytes: bytes.len() as u64,
+        crc32,
+    })
+}
 
-    let n = index.docids.len();
-    let mut docids =
-        Vec::with_capacity(8 * (n + 1) + index.docids.iter().map(String::len).sum::<usize>());
-    let mut offset = 0u64;
-    docids.extend_from_slice(&offset.to_le_bytes());
-    for d in &index.docids {
-        offset += d.len() as u64;
-        docids.extend_from_slice(&offset.to_le_bytes());
-    }
-    for d in &index.docids {
-        docids.extend_from_slice(d.as_bytes());
-    }
-    let u32s = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    let mut term_infos = Vec::with_capacity(index.term_infos.len() * TERM_INFO_LEN);
-    for t in &index.term_infos {
+fn sync_dir(dir: &Path) -> Result<()> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io(dir, e))
+}
+
+fn u32_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The payload of each per-segment file, in [`KINDS`] order.
+fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
+    let mut term_infos = Vec::with_capacity(data.term_infos.len() * TERM_INFO_LEN);
+    for t in &data.term_infos {
         term_infos.extend_from_slice(&t.df.to_le_bytes());
         term_infos.extend_from_slice(&t.first_block.to_le_bytes());
         term_infos.extend_from_slice(&t.offset.to_le_bytes());
         term_infos.extend_from_slice(&t.total_tf.to_le_bytes());
     }
-    let mut blocks = Vec::with_capacity(index.blocks.len() * BLOCK_META_LEN);
-    for b in &index.blocks {
+    let mut blocks = Vec::with_capacity(data.blocks.len() * BLOCK_META_LEN);
+    for b in &data.blocks {
         blocks.extend_from_slice(&b.last_doc.to_le_bytes());
         blocks.extend_from_slice(&b.offset.to_le_bytes());
         blocks.extend_from_slice(&[b.doc_bits, b.tf_bits, 0, 0]);
         blocks.extend_from_slice(&b.max_tf.to_le_bytes());
         blocks.extend_from_slice(&b.min_length.to_le_bytes());
     }
-    let files = vec![
-        write_file(dir, "docids.bin", docids)?,
-        write_file(dir, "lengths.bin", u32s(&index.lengths))?,
-        write_file(dir, "norms.bin", index.norms.clone())?,
-        write_file(dir, "docrank.bin", u32s(&index.docid_rank))?,
-        write_file(dir, "terms.fst", index.terms.as_fst().as_bytes().to_vec())?,
-        write_file(dir, "terminfo.bin", term_infos)?,
-        write_file(dir, "blocks.bin", blocks)?,
-        write_file(dir, "postings.bin", index.postings.clone())?,
-    ];
-    let meta = IndexMeta {
-        format: "rserini-index".into(),
-        format_version: FORMAT_VERSION,
-        rserini_version: env!("CARGO_PKG_VERSION").into(),
-        analyzer: index.analyzer.config().clone(),
-        num_docs: n as u64,
-        num_terms: index.term_infos.len() as u64,
-        num_blocks: index.blocks.len() as u64,
-        source,
-        files,
-    };
-    let json = serde_json::to_vec_pretty(&meta).expect("IndexMeta serialises");
-    write_atomically(&dir.join(META_FILE), &json)
+    vec![
+        Some(data.docids.bytes().to_vec()),
+        Some(u32_bytes(&data.lengths)),
+        Some(data.norms.clone()),
+        Some(u32_bytes(&data.docid_rank)),
+        Some(data.terms.as_fst().as_bytes().to_vec()),
+        Some(term_infos),
+        Some(blocks),
+        Some(data.postings.to_vec()),
+        data.store.as_ref().map(|s| s.bytes().to_vec()),
+    ]
 }
 
 /// Reads and checks `meta.json` of the index in `dir`.
 pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
-    let path = dir.join(META_FILE);
     if !dir.is_dir() {
         return Err(Error::io(
             dir,
             std::io::Error::new(std::io::ErrorKind::NotFound, "no such index folder"),
         ));
     }
+    let path = dir.join(META_FILE);
     let bytes = fs::read(&path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::corrupted(
@@ -221,83 +245,220 @@ pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
         .map_err(|e| Error::corrupted(&path, format!("unexpected content: {e}")))
 }
 
-struct Reader<'a> {
-    dir: &'a Path,
-    meta: &'a IndexMeta,
-}
-
-impl Reader<'_> {
-    fn payload(&self, name: &str) -> Result<(PathBuf, Vec<u8>)> {
-        let path = self.dir.join(name);
-        let entry = self
-            .meta
-            .files
-            .iter()
-            .find(|f| f.name == name)
-            .ok_or_else(|| {
-                Error::corrupted(self.dir.join(META_FILE), format!("does not list {name}"))
-            })?;
-        let mut bytes = fs::read(&path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::corrupted(&path, "missing")
-            } else {
-                Error::io(&path, e)
-            }
-        })?;
-        if bytes.len() < FOOTER_LEN {
-            return Err(Error::corrupted(
-                &path,
-                format!("truncated: {} bytes, shorter than its footer", bytes.len()),
-            ));
-        }
-        let footer = bytes.split_off(bytes.len() - FOOTER_LEN);
-        if &footer[16..20] != MAGIC {
-            return Err(Error::corrupted(
-                &path,
-                "bad magic number: not an rserini index file",
-            ));
-        }
-        let version = u32::from_le_bytes(footer[12..16].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(Error::Version {
-                path,
-                found: version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        let len = u64::from_le_bytes(footer[0..8].try_into().expect("8 bytes"));
-        if len != bytes.len() as u64 || entry.bytes != (bytes.len() + FOOTER_LEN) as u64 {
-            return Err(Error::corrupted(
-                &path,
-                format!(
-                    "truncated or extended: payload is {} bytes, expected {len}",
-                    bytes.len()
+/// Saves `index` into `dir` and returns the same index recorded as living
+/// there. Segments already saved in `dir` are kept as they are; new ones are
+/// written. An existing folder is replaced only if it is an rserini index.
+pub fn save(index: &Index, dir: &Path, source: Option<String>) -> Result<Index> {
+    if dir.exists() && !dir.join(META_FILE).exists() {
+        let foreign = fs::read_dir(dir)
+            .map_err(|e| Error::io(dir, e))?
+            .filter_map(|e| e.ok())
+            .any(|e| e.file_name() != LOCK_FILE);
+        if foreign {
+            return Err(Error::io(
+                dir,
+                std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "folder exists and is not an rserini index; choose an empty or new folder",
                 ),
             ));
         }
-        let crc = u32::from_le_bytes(footer[8..12].try_into().expect("4 bytes"));
-        if crc != crc32fast::hash(&bytes) || crc != entry.crc32 {
-            return Err(Error::corrupted(
-                &path,
-                "checksum mismatch: the file was modified or damaged",
-            ));
-        }
-        Ok((path, bytes))
     }
+    let _lock = lock(dir)?;
+    save_locked(index, dir, source)
+}
 
-    fn u32s(&self, name: &str, expected: usize) -> Result<Vec<u32>> {
-        let (path, bytes) = self.payload(name)?;
-        if bytes.len() != expected * 4 {
-            return Err(Error::corrupted(
-                &path,
-                format!("expected {expected} entries, found {} bytes", bytes.len()),
-            ));
-        }
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect())
+/// [`save`] for a caller already holding the folder's [`WriteLock`].
+pub fn save_locked(index: &Index, dir: &Path, source: Option<String>) -> Result<Index> {
+    let previous = match read_meta(dir) {
+        Ok(meta) => Some(meta),
+        Err(Error::Corrupted { .. }) => None,
+        Err(e) if dir.join(META_FILE).exists() => return Err(e),
+        Err(_) => None,
+    };
+    let same_dir = index.dir().is_some_and(|d| same_path(d, dir));
+    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let mut next_segment = previous.as_ref().map_or(1, |m| m.next_segment);
+    let mut metas = Vec::with_capacity(index.segments().len());
+    let mut persisted = Vec::with_capacity(index.segments().len());
+    for segment in index.segments() {
+        let reuse = same_dir
+            .then(|| segment.name())
+            .flatten()
+            .and_then(|name| previous.as_ref()?.segments.iter().find(|s| s.name == name));
+        let (name, files) = match reuse {
+            Some(meta) => (meta.name.clone(), meta.files.clone()),
+            None => {
+                let name = format!("seg{next_segment:06}");
+                next_segment += 1;
+                let mut files = Vec::new();
+                for (kind, payload) in KINDS.iter().zip(segment_payloads(segment.data())) {
+                    if let Some(payload) = payload {
+                        files.push(write_file(dir, format!("{name}.{kind}"), payload)?);
+                    }
+                }
+                (name, files)
+            }
+        };
+        let reused_deletions = reuse.and_then(|m| {
+            let file = m.deletions.as_ref()?;
+            (segment.deletions_file.as_deref() == Some(file.name.as_str())).then(|| file.clone())
+        });
+        let deletions = match (segment.deletions(), reused_deletions) {
+            (None, _) => None,
+            (Some(_), Some(file)) => Some(file),
+            (Some(del), None) => Some(write_file(
+                dir,
+                format!("{name}.{generation}.del"),
+                del.to_bytes(),
+            )?),
+        };
+        persisted.push(Segment::with_deletions(
+            segment.data.clone(),
+            segment.deletions.clone(),
+            Some(name.clone()),
+            deletions.as_ref().map(|f| f.name.clone()),
+        ));
+        metas.push(SegmentMeta {
+            name,
+            num_docs: segment.data().len() as u64,
+            num_deleted: segment.deletions().map_or(0, |d| d.count() as u64),
+            deletions,
+            files,
+        });
     }
+    let meta = IndexMeta {
+        format: "rserini-index".into(),
+        format_version: FORMAT_VERSION,
+        rserini_version: env!("CARGO_PKG_VERSION").into(),
+        generation,
+        analyzer: index.analyzer().config().clone(),
+        source,
+        next_segment,
+        num_docs: index.len() as u64,
+        segments: metas,
+    };
+    sync_dir(dir)?;
+    let json = serde_json::to_vec_pretty(&meta).expect("IndexMeta serialises");
+    write_atomically(&dir.join(META_FILE), &json)?;
+    sync_dir(dir)?;
+    collect_garbage(dir, &meta);
+    index.persisted(dir.to_path_buf(), persisted)
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Deletes the files of ours that `meta` no longer lists. Best effort: a file
+/// that cannot be removed now is removed by a later save.
+fn collect_garbage(dir: &Path, meta: &IndexMeta) {
+    let live: HashSet<&str> = meta
+        .segments
+        .iter()
+        .flat_map(|s| s.files.iter().chain(s.deletions.iter()))
+        .map(|f| f.name.as_str())
+        .collect();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let ours = name.starts_with("seg")
+            && (KINDS.iter().any(|k| name.ends_with(&format!(".{k}"))) || name.ends_with(".del"))
+            || (name.starts_with('.') && name.ends_with(".tmp"));
+        // Files of the format's first layout (one unnamed segment).
+        let legacy = [
+            "docids.bin",
+            "lengths.bin",
+            "norms.bin",
+            "docrank.bin",
+            "terms.fst",
+            "terminfo.bin",
+            "blocks.bin",
+            "postings.bin",
+        ]
+        .contains(&name);
+        if (ours || legacy) && !live.contains(name) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Reads one file's payload, checking its footer and (if `check_crc`) its CRC.
+fn payload(dir: &Path, entry: &FileEntry, mmap: bool, check_crc: bool) -> Result<Data> {
+    let path = dir.join(&entry.name);
+    let data = Data::open(&path, mmap).map_err(|e| match e {
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            Error::corrupted(&path, "missing")
+        }
+        other => other,
+    })?;
+    if data.len() < FOOTER_LEN {
+        return Err(Error::corrupted(
+            &path,
+            format!("truncated: {} bytes, shorter than its footer", data.len()),
+        ));
+    }
+    let footer = &data[data.len() - FOOTER_LEN..];
+    if &footer[16..20] != MAGIC {
+        return Err(Error::corrupted(
+            &path,
+            "bad magic number: not an rserini index file",
+        ));
+    }
+    let version = u32::from_le_bytes(footer[12..16].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(Error::Version {
+            path,
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let len = u64::from_le_bytes(footer[0..8].try_into().expect("8 bytes"));
+    let payload_len = data.len() - FOOTER_LEN;
+    if len != payload_len as u64 || entry.bytes != data.len() as u64 {
+        return Err(Error::corrupted(
+            &path,
+            format!(
+                "truncated or extended: {} bytes, expected {}",
+                data.len(),
+                entry.bytes
+            ),
+        ));
+    }
+    let crc = u32::from_le_bytes(footer[8..12].try_into().expect("4 bytes"));
+    if crc != entry.crc32 {
+        return Err(Error::corrupted(
+            &path,
+            "checksum in the footer differs from meta.json",
+        ));
+    }
+    let payload = data.slice(0..payload_len);
+    if (check_crc || entry.bytes <= CRC_ON_LOAD_MAX) && crc32fast::hash(&payload) != crc {
+        return Err(Error::corrupted(
+            &path,
+            "checksum mismatch: the file was modified or damaged",
+        ));
+    }
+    Ok(payload)
+}
+
+fn u32s(path: &Path, data: &[u8], expected: usize) -> Result<Vec<u32>> {
+    if data.len() != expected * 4 {
+        return Err(Error::corrupted(
+            path,
+            format!("expected {expected} entries, found {} bytes", data.len()),
+        ));
+    }
+    Ok(data
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect())
 }
 
 fn le_u32(b: &[u8], at: usize) -> u32 {
@@ -308,62 +469,56 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// Loads the index saved in `dir`.
-pub fn load(dir: &Path) -> Result<Index> {
-    let meta = read_meta(dir)?;
-    let r = Reader { dir, meta: &meta };
+fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> Result<Segment> {
     let n = usize::try_from(meta.num_docs)
         .map_err(|_| Error::corrupted(dir.join(META_FILE), "num_docs too large"))?;
+    let file = |kind: &str| -> Result<Option<(PathBuf, Data)>> {
+        let name = format!("{}.{kind}", meta.name);
+        match meta.files.iter().find(|f| f.name == name) {
+            Some(entry) => Ok(Some((
+                dir.join(&name),
+                payload(dir, entry, mmap, check_crc)?,
+            ))),
+            None if kind == "store" => Ok(None),
+            None => Err(Error::corrupted(
+                dir.join(META_FILE),
+                format!("does not list {name}"),
+            )),
+        }
+    };
+    let required = |kind: &str| -> Result<(PathBuf, Data)> {
+        Ok(file(kind)?.expect("required kinds are listed or an error"))
+    };
 
-    let (path, bytes) = r.payload("docids.bin")?;
-    let offsets_len = (n + 1) * 8;
-    if bytes.len() < offsets_len {
-        return Err(Error::corrupted(&path, "shorter than its offset table"));
-    }
-    let (offsets, text) = bytes.split_at(offsets_len);
-    let mut docids = Vec::with_capacity(n);
-    for i in 0..n {
-        let (a, b) = (
-            le_u64(offsets, i * 8) as usize,
-            le_u64(offsets, i * 8 + 8) as usize,
-        );
-        let raw = text
-            .get(a..b)
-            .ok_or_else(|| Error::corrupted(&path, "docid offsets out of range"))?;
-        let s =
-            std::str::from_utf8(raw).map_err(|_| Error::corrupted(&path, "docid is not UTF-8"))?;
-        docids.push(s.to_owned());
-    }
-
-    let lengths = r.u32s("lengths.bin", n)?;
-    let (path, norms) = r.payload("norms.bin")?;
+    let (path, docid_data) = required("docids")?;
+    let docids = DocIds::open(docid_data, n)
+        .ok_or_else(|| Error::corrupted(&path, "inconsistent docid table"))?;
+    let (path, data) = required("lengths")?;
+    let lengths = u32s(&path, &data, n)?;
+    let (path, norms) = required("norms")?;
     if norms.len() != n {
         return Err(Error::corrupted(
             &path,
             format!("expected {n} norms, found {}", norms.len()),
         ));
     }
-    let docid_rank = r.u32s("docrank.bin", n)?;
+    let (path, data) = required("docrank")?;
+    let docid_rank = u32s(&path, &data, n)?;
     if docid_rank.iter().any(|&x| x as usize >= n) {
-        return Err(Error::corrupted(
-            dir.join("docrank.bin"),
-            "rank out of range",
-        ));
+        return Err(Error::corrupted(&path, "rank out of range"));
     }
-
-    let (path, fst_bytes) = r.payload("terms.fst")?;
-    let terms = fst::Map::new(fst_bytes)
+    let (path, fst_data) = required("terms")?;
+    let terms = fst::Map::new(fst_data)
         .map_err(|e| Error::corrupted(&path, format!("bad term dictionary: {e}")))?;
     let num_terms = terms.len();
-
-    let (path, info_bytes) = r.payload("terminfo.bin")?;
-    if info_bytes.len() != num_terms * TERM_INFO_LEN {
+    let (path, info) = required("terminfo")?;
+    if info.len() != num_terms * TERM_INFO_LEN {
         return Err(Error::corrupted(
             &path,
             format!("expected {num_terms} terms"),
         ));
     }
-    let term_infos: Vec<TermInfo> = info_bytes
+    let term_infos: Vec<TermInfo> = info
         .chunks_exact(TERM_INFO_LEN)
         .map(|c| TermInfo {
             df: le_u32(c, 0),
@@ -372,15 +527,14 @@ pub fn load(dir: &Path) -> Result<Index> {
             total_tf: le_u64(c, 16),
         })
         .collect();
-
-    let (path, block_bytes) = r.payload("blocks.bin")?;
-    if block_bytes.len() % BLOCK_META_LEN != 0 {
+    let (path, block_data) = required("blocks")?;
+    if block_data.len() % BLOCK_META_LEN != 0 {
         return Err(Error::corrupted(
             &path,
             "size is not a whole number of blocks",
         ));
     }
-    let blocks: Vec<BlockMeta> = block_bytes
+    let blocks: Vec<BlockMeta> = block_data
         .chunks_exact(BLOCK_META_LEN)
         .map(|c| BlockMeta {
             last_doc: le_u32(c, 0),
@@ -391,16 +545,14 @@ pub fn load(dir: &Path) -> Result<Index> {
             min_length: le_u32(c, 16),
         })
         .collect();
-    let (postings_path, postings_bytes) = r.payload("postings.bin")?;
-
-    // Cross-checks, so that searching can index without failing.
+    let (postings_path, postings_data) = required("postings")?;
     let mut last_offset = 0u64;
     for (ord, t) in term_infos.iter().enumerate() {
         let end_block = t.first_block as usize + postings::num_blocks(t.df);
         let bad = t.df == 0
             || end_block > blocks.len()
             || t.offset < last_offset
-            || t.offset > postings_bytes.len() as u64
+            || t.offset > postings_data.len() as u64
             || blocks[t.first_block as usize..end_block]
                 .iter()
                 .any(|b| b.last_doc as usize >= n);
@@ -412,17 +564,87 @@ pub fn load(dir: &Path) -> Result<Index> {
         }
         last_offset = t.offset;
     }
-
-    let analyzer = Analyzer::new(meta.analyzer.clone())?;
-    Ok(Index::from_parts(
-        analyzer,
+    let store = match file("store")? {
+        Some((path, data)) => Some(
+            DocStore::open(data, n as u32)
+                .ok_or_else(|| Error::corrupted(&path, "inconsistent document store"))?,
+        ),
+        None => None,
+    };
+    let deletions = match &meta.deletions {
+        Some(entry) => {
+            let data = payload(dir, entry, false, true)?;
+            let del = Deletions::from_bytes(&data, n)
+                .ok_or_else(|| Error::corrupted(dir.join(&entry.name), "wrong size"))?;
+            if del.count() as u64 != meta.num_deleted {
+                return Err(Error::corrupted(
+                    dir.join(&entry.name),
+                    "deleted count differs from meta.json",
+                ));
+            }
+            Some(Arc::new(del))
+        }
+        None => None,
+    };
+    let data = SegmentData {
         docids,
         docid_rank,
         lengths,
-        norms,
+        norms: norms.to_vec(),
         terms,
         term_infos,
         blocks,
-        postings_bytes,
+        postings: postings_data,
+        store,
+    };
+    Ok(Segment::with_deletions(
+        Arc::new(data),
+        deletions,
+        Some(meta.name.clone()),
+        meta.deletions.as_ref().map(|f| f.name.clone()),
     ))
+}
+
+/// Loads the index saved in `dir`; `mmap` maps the large files instead of
+/// reading them.
+pub fn load(dir: &Path, mmap: bool) -> Result<Index> {
+    // A writer may delete old files between our reading meta.json and
+    // opening them: read the newer meta.json and try again.
+    let mut attempts = 0;
+    loop {
+        let meta = read_meta(dir)?;
+        match open(dir, &meta, mmap, false) {
+            Err(Error::Corrupted { .. })
+                if attempts < 3
+                    && read_meta(dir).is_ok_and(|m| m.generation != meta.generation) =>
+            {
+                attempts += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Index> {
+    let analyzer = Arc::new(Analyzer::new(meta.analyzer.clone())?);
+    let segments = meta
+        .segments
+        .iter()
+        .map(|s| open_segment(dir, s, mmap, check_crc))
+        .collect::<Result<Vec<_>>>()?;
+    let index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
+    if index.len() as u64 != meta.num_docs {
+        return Err(Error::corrupted(
+            dir.join(META_FILE),
+            "document count differs from the segments",
+        ));
+    }
+    Ok(index)
+}
+
+/// Checks every file of the index in `dir`, including the CRC32 of the large
+/// ones that loading skips.
+pub fn verify(dir: &Path) -> Result<()> {
+    let meta = read_meta(dir)?;
+    open(dir, &meta, true, true).map(|_| ())
 }

@@ -12,6 +12,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::segment::Doc;
 
 /// Folder name of the per-project index cache.
 pub const CACHE_DIR: &str = ".rserini";
@@ -89,7 +90,7 @@ pub fn fingerprint(files: &[SourceFile]) -> String {
 }
 
 /// Reads the listed files in parallel, keeping the text ones.
-pub fn read_files(root: &Path, files: &[SourceFile]) -> Vec<(String, String)> {
+pub fn read_files(root: &Path, files: &[SourceFile]) -> Vec<Doc> {
     files
         .par_iter()
         .filter_map(|f| {
@@ -99,7 +100,7 @@ pub fn read_files(root: &Path, files: &[SourceFile]) -> Vec<(String, String)> {
             }
             String::from_utf8(bytes)
                 .ok()
-                .map(|text| (f.docid.clone(), text))
+                .map(|text| Doc::new(f.docid.clone(), text))
         })
         .collect()
 }

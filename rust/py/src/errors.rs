@@ -69,6 +69,7 @@ impl From<CoreError> for PyErr {
                 &[("path", path_of(&path)), ("line", Attr::Int(line))],
             ),
             Error::UnknownDocid(_) => raise("UnknownDocidError", message, &[]),
+            Error::Locked(path) => raise("IndexLockedError", message, &[("path", path_of(&path))]),
             Error::Corrupted { path, .. } => {
                 raise("IndexCorruptedError", message, &[("path", path_of(&path))])
             }

@@ -1,25 +1,31 @@
-//! `rserini.Index`: build, save, load, search, explain.
+//! `rserini.Index`: build, save, load, update, search, explain.
 //!
 //! Python inputs are copied into owned Rust values first; all indexing and
 //! searching then runs with the GIL released (`py.detach`), on rayon threads.
+//! The Python object holds the current snapshot of the index; `add` and
+//! `delete` collect changes that `commit` turns into the next snapshot (and
+//! saves, when the index lives in a folder).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use rserini_core::search::{self, Model, ScoredDoc};
+use rserini_core::search::{self, Model};
+use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};
+use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
+use crate::results::{PyExplanation, PyHit, explanation, hits};
 
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
@@ -109,189 +115,41 @@ fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
     bar
 }
 
-fn str_field(dict: &Bound<'_, PyDict>, key: &str) -> PyResult<Option<String>> {
-    match dict.get_item(key)? {
-        None => Ok(None),
-        Some(v) if v.is_none() => Ok(None),
-        Some(v) => match v.cast::<PyString>() {
-            Ok(s) => Ok(Some(s.to_str()?.to_owned())),
-            Err(_) if key.ends_with("id") && v.extract::<i64>().is_ok() => {
-                Ok(Some(v.str()?.to_str()?.to_owned()))
-            }
-            Err(_) => Err(PyTypeError::new_err(format!(
-                "field {key:?} must be a string, got {}",
-                v.get_type().name()?
-            ))),
-        },
-    }
+/// Changes collected by `add` and `delete` until `commit`.
+#[derive(Default)]
+struct Pending {
+    adds: Vec<Doc>,
+    deletes: Vec<String>,
+    lock: Option<store::WriteLock>,
 }
 
-/// One document from a `(docid, text)` pair or a dict in Pyserini or BEIR shape.
-fn extract_doc(item: &Bound<'_, PyAny>, position: usize) -> PyResult<(String, String)> {
-    if let Ok(dict) = item.cast::<PyDict>() {
-        let id = match str_field(dict, "id")? {
-            Some(id) => Some(id),
-            None => match str_field(dict, "_id")? {
-                Some(id) => Some(id),
-                None => str_field(dict, "docid")?,
-            },
-        };
-        let Some(id) = id else {
-            return Err(CoreError(Error::Document(format!(
-                "document #{position} has no id: give {{\"id\", \"contents\"}}, {{\"_id\", \"title\", \"text\"}} or a (docid, text) pair"
-            )))
-            .into());
-        };
-        if let Some(contents) = str_field(dict, "contents")? {
-            return Ok((id, contents));
-        }
-        let title = str_field(dict, "title")?;
-        let text = str_field(dict, "text")?;
-        return match (title, text) {
-            (None, None) => Err(CoreError(Error::Document(format!(
-                "document #{position} ({id:?}) has no text: give \"contents\" or \"title\"/\"text\""
-            )))
-            .into()),
-            (Some(t), None) => Ok((id, t)),
-            (None, Some(x)) => Ok((id, x)),
-            (Some(t), Some(x)) => Ok((id, format!("{t} {x}"))),
-        };
-    }
-    let pair = item
-        .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
-        .map_err(|_| {
-            PyTypeError::new_err(format!(
-                "document #{position} is a {}; give (docid, text) pairs or dicts",
-                item.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
-    let text_of = |v: &Bound<'_, PyAny>, what: &str| -> PyResult<String> {
-        v.cast::<PyString>()
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "document #{position}: the {what} must be a str, got {}",
-                    v.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ))
-            })?
-            .to_str()
-            .map(str::to_owned)
-    };
-    Ok((text_of(&pair.0, "docid")?, text_of(&pair.1, "text")?))
-}
-
-/// One search result.
-#[pyclass(name = "Hit", module = "rserini._core", frozen, eq)]
-#[derive(Clone, PartialEq)]
-pub struct PyHit {
-    /// The document's id.
-    #[pyo3(get)]
-    pub docid: String,
-    /// Its score (a float32 value).
-    #[pyo3(get)]
-    pub score: f64,
-    /// 1-based rank.
-    #[pyo3(get)]
-    pub rank: usize,
-}
-
-#[pymethods]
-impl PyHit {
-    #[new]
-    fn new(docid: String, score: f64, rank: usize) -> Self {
-        PyHit { docid, score, rank }
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Hit(docid={:?}, score={:.6}, rank={})",
-            self.docid, self.score, self.rank
-        )
-    }
-
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let t = PyTuple::new(
-            py,
-            [
-                self.docid.clone().into_pyobject(py)?.into_any(),
-                self.score.into_pyobject(py)?.into_any(),
-                self.rank.into_pyobject(py)?.into_any(),
-            ],
-        )?;
-        t.try_iter().map(|i| i.into_any())
-    }
-}
-
-/// One query term's share of a score.
-#[pyclass(name = "TermExplanation", module = "rserini._core", frozen, get_all)]
-pub struct PyTermExplanation {
-    term: String,
-    query_tf: u32,
-    df: u32,
-    tf: u32,
-    idf: f64,
-    score: f64,
-}
-
-/// A score broken down by query term.
-#[pyclass(name = "Explanation", module = "rserini._core", frozen, get_all)]
-pub struct PyExplanation {
-    docid: String,
-    score: f64,
-    formula: String,
-    length: u32,
-    seen_length: f64,
-    terms: Vec<Py<PyTermExplanation>>,
-}
-
-#[pymethods]
-impl PyExplanation {
-    fn __str__(&self, py: Python<'_>) -> String {
-        let mut out = format!(
-            "{:.6} = score of {:?} (length {}, seen as {})\n  {}\n",
-            self.score, self.docid, self.length, self.seen_length, self.formula
-        );
-        for t in &self.terms {
-            let t = t.get();
-            let _ = py;
-            out.push_str(&format!(
-                "  {:>12.6}  {:<20} qtf={} tf={} df={} idf={:.6}\n",
-                t.score, t.term, t.query_tf, t.tf, t.df, t.idf
-            ));
-        }
-        out
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Explanation(docid={:?}, score={:.6}, terms={})",
-            self.docid,
-            self.score,
-            self.terms.len()
-        )
-    }
-}
-
-/// An inverted index. Immutable once built; safe to share between threads.
+/// An inverted index. Safe to share between threads.
 #[pyclass(name = "Index", module = "rserini._core", frozen)]
 pub struct PyIndex {
-    inner: Arc<Index>,
+    current: RwLock<Arc<Index>>,
+    pending: Mutex<Pending>,
     source: Option<String>,
-    path: Mutex<Option<PathBuf>>,
+    store: bool,
 }
 
 impl PyIndex {
-    fn new(inner: Index, source: Option<String>, path: Option<PathBuf>) -> Self {
+    fn new(index: Index, source: Option<String>) -> Self {
+        let store = index.has_store();
         PyIndex {
-            inner: Arc::new(inner),
+            current: RwLock::new(Arc::new(index)),
+            pending: Mutex::new(Pending::default()),
             source,
-            path: Mutex::new(path),
+            store,
         }
+    }
+
+    /// The current snapshot.
+    fn snapshot(&self) -> Arc<Index> {
+        self.current.read().expect("not poisoned").clone()
+    }
+
+    fn replace(&self, index: Index) {
+        *self.current.write().expect("not poisoned") = Arc::new(index);
     }
 }
 
@@ -299,17 +157,16 @@ fn build_from_py(
     py: Python<'_>,
     docs: &Bound<'_, PyAny>,
     config: AnalyzerConfig,
+    store: bool,
     threads: Option<usize>,
     progress: bool,
 ) -> PyResult<Index> {
     let total = docs.len().ok().map(|n| n as u64);
     let bar = progress_bar(progress, total, "indexing");
-    let mut builder = IndexBuilder::new(config).map_err(CoreError)?;
+    let mut builder = IndexBuilder::new(config, store).map_err(CoreError)?;
+    let dumps = json_dumps(py)?;
     let mut batch = Vec::with_capacity(PY_BATCH);
-    let add = |py: Python<'_>,
-               builder: &mut IndexBuilder,
-               batch: Vec<(String, String)>|
-     -> PyResult<()> {
+    let add = |py: Python<'_>, builder: &mut IndexBuilder, batch: Vec<Doc>| -> PyResult<()> {
         let n = batch.len() as u64;
         py.detach(|| with_threads(threads, || builder.add_batch(batch)))
             .map_err(CoreError)?
@@ -318,7 +175,7 @@ fn build_from_py(
         Ok(())
     };
     for (position, item) in docs.try_iter()?.enumerate() {
-        batch.push(extract_doc(&item?, position)?);
+        batch.push(extract_doc(&item?, position, &dumps)?);
         if batch.len() == PY_BATCH {
             add(py, &mut builder, std::mem::take(&mut batch))?;
         }
@@ -334,29 +191,12 @@ fn build_from_py(
     Ok(index)
 }
 
-fn hits(index: &Index, docs: Vec<ScoredDoc>) -> Vec<PyHit> {
-    docs.into_iter()
-        .enumerate()
-        .map(|(i, d)| PyHit {
-            docid: index.docid(d.doc).unwrap_or_default().to_owned(),
-            score: f64::from(d.score),
-            rank: i + 1,
-        })
-        .collect()
-}
-
-fn check_query_text(query: &Bound<'_, PyAny>) -> PyResult<String> {
-    let s = query.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "query must be a str, got {}",
-            query
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })?;
-    Ok(s.to_str()?.to_owned())
+fn json_dumps(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let json = py.import("json")?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("ensure_ascii", false)?;
+    let partial = py.import("functools")?.getattr("partial")?;
+    partial.call((json.getattr("dumps")?,), Some(&kwargs))
 }
 
 fn nonempty_query(query: String) -> CoreResult<String> {
@@ -369,30 +209,61 @@ fn nonempty_query(query: String) -> CoreResult<String> {
     Ok(query)
 }
 
+/// A JSON value as a Python object.
+fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(f)) => f.into_pyobject(py)?.into_any(),
+            _ => n.to_string().into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, json_to_py(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
 #[pymethods]
 impl PyIndex {
     /// Builds an index from `(docid, text)` pairs or dicts.
     #[staticmethod]
-    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), threads = None, progress = true))]
+    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true))]
     fn build(
         py: Python<'_>,
         docs: &Bound<'_, PyAny>,
         analyzer: AnalyzerArg,
+        store: bool,
         threads: Option<usize>,
         progress: bool,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
-        let index = build_from_py(py, docs, config, threads, progress)?;
-        Ok(PyIndex::new(index, None, None))
+        let index = build_from_py(py, docs, config, store, threads, progress)?;
+        Ok(PyIndex::new(index, None))
     }
 
     /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a folder.
     #[staticmethod]
-    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), threads = None, progress = true))]
+    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true))]
     fn from_jsonl(
         py: Python<'_>,
         path: PathBuf,
         analyzer: AnalyzerArg,
+        store: bool,
         threads: Option<usize>,
         progress: bool,
     ) -> PyResult<Self> {
@@ -401,7 +272,7 @@ impl PyIndex {
         let index = py
             .detach(|| {
                 with_threads(threads, || -> Result<Index, Error> {
-                    let mut builder = IndexBuilder::new(config)?;
+                    let mut builder = IndexBuilder::new(config, store)?;
                     corpus::read_documents(&path, |batch| {
                         let n = batch.len() as u64;
                         builder.add_batch(batch)?;
@@ -417,19 +288,19 @@ impl PyIndex {
         Ok(PyIndex::new(
             index,
             Some(format!("jsonl:{}", path.display())),
-            None,
         ))
     }
 
     /// Builds an index of the text and code files under `root` (one document
     /// per file, docid = relative path), honouring `.gitignore`.
     #[staticmethod]
-    #[pyo3(signature = (root, *, analyzer = AnalyzerArg::Name("code".into()), max_file_bytes = 1_048_576, threads = None, progress = true))]
+    #[pyo3(signature = (root, *, analyzer = AnalyzerArg::Name("code".into()), max_file_bytes = 1_048_576, store = true, threads = None, progress = true))]
     fn from_source_tree(
         py: Python<'_>,
         root: PathBuf,
         analyzer: AnalyzerArg,
         max_file_bytes: u64,
+        store: bool,
         threads: Option<usize>,
         progress: bool,
     ) -> PyResult<Self> {
@@ -442,7 +313,7 @@ impl PyIndex {
                     let bar = progress_bar(progress, Some(files.len() as u64), "indexing");
                     let docs = walk::read_files(&root, &files);
                     bar.set_position(files.len() as u64);
-                    let mut builder = IndexBuilder::new(config)?;
+                    let mut builder = IndexBuilder::new(config, store)?;
                     builder.add_batch(docs)?;
                     let index = builder.finish()?;
                     bar.finish_and_clear();
@@ -451,31 +322,148 @@ impl PyIndex {
             })
             .map_err(CoreError)?
             .map_err(CoreError)?;
-        Ok(PyIndex::new(index, Some(fingerprint), None))
+        Ok(PyIndex::new(index, Some(fingerprint)))
     }
 
-    /// Loads an index saved with `save`.
+    /// Opens an index saved with `save`; `mmap` maps its large files.
     #[staticmethod]
-    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (path, *, mmap = true))]
+    fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
         let (index, meta) = py
-            .detach(|| -> Result<_, Error> { Ok((store::load(&path)?, store::read_meta(&path)?)) })
+            .detach(|| -> Result<_, Error> {
+                let meta = store::read_meta(&path)?;
+                Ok((store::load(&path, mmap)?, meta))
+            })
             .map_err(CoreError)?;
-        Ok(PyIndex::new(index, meta.source, Some(path)))
+        Ok(PyIndex::new(index, meta.source))
     }
 
-    /// Saves the index into the folder `path` (created if needed).
+    /// Saves the index into the folder `path` (created if needed), crash-safely.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let index = self.snapshot();
         let source = self.source.clone();
-        py.detach(|| store::save(&self.inner, &path, source))
+        let saved = py
+            .detach(|| store::save(&index, &path, source))
             .map_err(CoreError)?;
-        *self.path.lock().expect("not poisoned") = Some(path);
+        self.replace(saved);
         Ok(())
+    }
+
+    /// Queues documents to add at the next `commit`.
+    #[pyo3(signature = (docs))]
+    fn add(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<()> {
+        let dumps = json_dumps(py)?;
+        let mut new = Vec::new();
+        for (position, item) in docs.try_iter()?.enumerate() {
+            new.push(extract_doc(&item?, position, &dumps)?);
+        }
+        let mut pending = self.pending.lock().expect("not poisoned");
+        self.take_lock(&mut pending)?;
+        pending.adds.extend(new);
+        Ok(())
+    }
+
+    /// Queues documents to delete at the next `commit`.
+    fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
+        let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
+            vec![one.to_str()?.to_owned()]
+        } else {
+            docids.extract()?
+        };
+        let index = self.snapshot();
+        let mut pending = self.pending.lock().expect("not poisoned");
+        for docid in &docids {
+            let queued = pending.adds.iter().any(|d| &d.docid == docid);
+            if !queued {
+                index.doc(docid).map_err(CoreError)?;
+            }
+        }
+        self.take_lock(&mut pending)?;
+        pending.deletes.extend(docids);
+        Ok(())
+    }
+
+    /// Applies the queued changes: deletions first, then additions as a new
+    /// segment, then merges; saves them if the index lives in a folder.
+    /// Searches see the changes only after `commit`.
+    #[pyo3(signature = (*, threads = None))]
+    fn commit(&self, py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
+        let mut pending = self.pending.lock().expect("not poisoned");
+        let index = self.snapshot();
+        let adds = std::mem::take(&mut pending.adds);
+        let deletes = std::mem::take(&mut pending.deletes);
+        let source = self.source.clone();
+        let store = self.store;
+        let result = py.detach(|| {
+            with_threads(threads, || -> Result<Index, Error> {
+                // A document added and deleted before the commit is simply dropped.
+                let (adds, deletes): (Vec<Doc>, Vec<String>) = {
+                    let dropped: std::collections::HashSet<&String> = deletes
+                        .iter()
+                        .filter(|d| adds.iter().any(|a| &a.docid == *d))
+                        .collect();
+                    let deletes = deletes
+                        .iter()
+                        .filter(|d| !dropped.contains(d) || index.doc(d).is_ok())
+                        .cloned()
+                        .collect();
+                    let adds = adds
+                        .iter()
+                        .filter(|a| !dropped.contains(&a.docid))
+                        .cloned()
+                        .collect();
+                    (adds, deletes)
+                };
+                let next = index.with_changes(adds, &deletes, store)?;
+                match index.dir() {
+                    Some(dir) => store::save_locked(&next, dir, source),
+                    None => Ok(next),
+                }
+            })
+        });
+        pending.lock = None;
+        let next = result.map_err(CoreError)?.map_err(CoreError)?;
+        self.replace(next);
+        Ok(())
+    }
+
+    /// Merges every segment into one and drops deleted documents (and saves,
+    /// if the index lives in a folder).
+    fn optimize(&self, py: Python<'_>) -> PyResult<()> {
+        let mut pending = self.pending.lock().expect("not poisoned");
+        self.take_lock(&mut pending)?;
+        let index = self.snapshot();
+        let source = self.source.clone();
+        let result = py.detach(|| -> Result<Index, Error> {
+            let merged = index.merged()?;
+            match index.dir() {
+                Some(dir) => store::save_locked(&merged, dir, source),
+                None => Ok(merged),
+            }
+        });
+        if pending.adds.is_empty() && pending.deletes.is_empty() {
+            pending.lock = None;
+        }
+        self.replace(result.map_err(CoreError)?);
+        Ok(())
+    }
+
+    /// Checks every file of the saved index, including the checksums of the
+    /// large files that loading skips.
+    fn verify(&self, py: Python<'_>) -> PyResult<()> {
+        let index = self.snapshot();
+        let Some(dir) = index.dir() else {
+            return Ok(());
+        };
+        let dir = dir.to_path_buf();
+        py.detach(|| store::verify(&dir))
+            .map_err(|e| CoreError(e).into())
     }
 
     /// Where the index was last saved or loaded from.
     #[getter]
     fn path(&self) -> Option<PathBuf> {
-        self.path.lock().expect("not poisoned").clone()
+        self.snapshot().dir().map(PathBuf::from)
     }
 
     /// Origin of the documents (a source-tree fingerprint, a JSONL path), if known.
@@ -484,12 +472,19 @@ impl PyIndex {
         self.source.clone()
     }
 
+    /// Whether changes are waiting for `commit`.
+    #[getter]
+    fn has_pending_changes(&self) -> bool {
+        let pending = self.pending.lock().expect("not poisoned");
+        !pending.adds.is_empty() || !pending.deletes.is_empty()
+    }
+
     /// The analyzer documents were indexed with, and queries go through.
     #[getter]
     fn analyzer(&self) -> PyAnalyzer {
         PyAnalyzer {
             inner: Arc::new(
-                rserini_core::analysis::Analyzer::new(self.inner.analyzer().config().clone())
+                rserini_core::analysis::Analyzer::new(self.snapshot().analyzer().config().clone())
                     .expect("valid config"),
             ),
         }
@@ -497,45 +492,45 @@ impl PyIndex {
 
     /// Size figures as a dict.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.inner.stats();
+        let index = self.snapshot();
+        let s = index.stats();
         let d = PyDict::new(py);
         d.set_item("num_docs", s.num_docs)?;
         d.set_item("num_nonempty_docs", s.num_nonempty_docs)?;
         d.set_item("num_terms", s.num_terms)?;
         d.set_item("num_postings", s.num_postings)?;
         d.set_item("total_terms", s.total_terms)?;
-        d.set_item(
-            "avgdl",
-            if s.num_docs == 0 {
-                0.0
-            } else {
-                s.total_terms as f64 / s.num_docs as f64
-            },
-        )?;
+        let avgdl = if s.num_docs == 0 {
+            0.0
+        } else {
+            s.total_terms as f64 / s.num_docs as f64
+        };
+        d.set_item("avgdl", avgdl)?;
         d.set_item("postings_bytes", s.postings_bytes)?;
-        d.set_item("analyzer", config_dict(py, self.inner.analyzer().config())?)?;
+        d.set_item("store_bytes", s.store_bytes)?;
+        d.set_item("num_segments", s.num_segments)?;
+        d.set_item("num_deleted", s.num_deleted)?;
+        d.set_item("analyzer", config_dict(py, index.analyzer().config())?)?;
         Ok(d)
     }
 
     fn __len__(&self) -> usize {
-        self.inner.len()
+        self.snapshot().len()
     }
 
     fn __contains__(&self, docid: &str) -> bool {
-        self.inner.doc(docid).is_ok()
+        self.snapshot().doc(docid).is_ok()
     }
 
     fn __repr__(&self) -> String {
-        let s = self.inner.stats();
+        let index = self.snapshot();
+        let s = index.stats();
         format!(
-            "Index(docs={}, terms={}, analyzer={:?})",
+            "Index(docs={}, terms={}, segments={}, analyzer={:?})",
             s.num_docs,
             s.num_terms,
-            self.inner
-                .analyzer()
-                .config()
-                .preset_name()
-                .unwrap_or("custom")
+            s.num_segments,
+            index.analyzer().config().preset_name().unwrap_or("custom")
         )
     }
 
@@ -548,12 +543,37 @@ impl PyIndex {
         Ok((slf.get_type().getattr("load")?, (path,)))
     }
 
+    /// The original fields of a stored document: the JSON object it was
+    /// given as, or `{"id": docid, "contents": text}` for a `(docid, text)` pair.
+    fn doc<'py>(&self, py: Python<'py>, docid: &str) -> PyResult<Bound<'py, PyAny>> {
+        let stored = self.snapshot().stored(docid).map_err(CoreError)?;
+        match stored
+            .raw
+            .as_deref()
+            .map(serde_json::from_str::<serde_json::Value>)
+        {
+            Some(Ok(value)) => json_to_py(py, &value),
+            _ => {
+                let d = PyDict::new(py);
+                d.set_item("id", docid)?;
+                d.set_item("contents", stored.contents)?;
+                Ok(d.into_any())
+            }
+        }
+    }
+
+    /// The indexed text of a stored document.
+    fn contents(&self, docid: &str) -> PyResult<String> {
+        Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
+    }
+
     /// The docid of each internal id (`-1`, the padding of `batch_search`, is skipped).
     fn docids<'py>(
         &self,
         py: Python<'py>,
         ids: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let index = self.snapshot();
         let np = py.import("numpy")?;
         let array = np.call_method1("asarray", (ids, "int64"))?;
         let array = array.cast::<numpy::PyArrayDyn<i64>>()?;
@@ -566,32 +586,25 @@ impl PyIndex {
             }
             u32::try_from(i)
                 .ok()
-                .and_then(|i| self.inner.docid(i))
+                .and_then(|i| index.docid(i))
                 .map(Some)
                 .ok_or_else(|| {
                     PyValueError::new_err(format!("internal id {i} is not in this index"))
                 })
         };
-        match shape.len() {
-            1 => {
-                let mut out = Vec::new();
-                for &i in view.iter() {
-                    if let Some(d) = name(i)? {
-                        out.push(d);
-                    }
-                }
-                PyList::new(py, out)
+        let row = |values: &mut dyn Iterator<Item = &i64>| -> PyResult<Vec<&str>> {
+            let mut out = Vec::new();
+            for &i in values {
+                out.extend(name(i)?);
             }
+            Ok(out)
+        };
+        match shape.len() {
+            1 => PyList::new(py, row(&mut view.iter())?),
             2 => {
                 let rows = PyList::empty(py);
-                for row in view.outer_iter() {
-                    let mut out = Vec::new();
-                    for &i in row.iter() {
-                        if let Some(d) = name(i)? {
-                            out.push(d);
-                        }
-                    }
-                    rows.append(PyList::new(py, out)?)?;
+                for r in view.outer_iter() {
+                    rows.append(PyList::new(py, row(&mut r.iter())?)?)?;
                 }
                 Ok(rows)
             }
@@ -616,12 +629,12 @@ impl PyIndex {
         length: &str,
         delta: Option<f64>,
     ) -> PyResult<Vec<PyHit>> {
-        let query = nonempty_query(check_query_text(query)?)?;
+        let query = nonempty_query(query_text(query)?)?;
         let k = search::check_k(k).map_err(CoreError)?;
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
-        let index = self.inner.clone();
-        let docs = py.detach(move || search::search(&index, &query, k, &model));
-        Ok(hits(&self.inner, docs))
+        let index = self.snapshot();
+        let docs = py.detach(|| search::search(&index, &query, k, &model));
+        Ok(hits(&index, docs))
     }
 
     /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of
@@ -650,14 +663,14 @@ impl PyIndex {
         }
         let mut owned = Vec::new();
         for q in queries.try_iter()? {
-            owned.push(check_query_text(&q?)?);
+            owned.push(query_text(&q?)?);
         }
+        let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
-        let k = search::check_k(k).map_err(CoreError)?.min(self.inner.len());
+        let k = search::check_k(k).map_err(CoreError)?.min(index.len());
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
-        let index = self.inner.clone();
         let (ids, scores) = py
-            .detach(move || {
+            .detach(|| {
                 with_threads(threads, || {
                     let results = search::batch_search(&index, &owned, k, &model);
                     let mut ids = vec![-1i32; results.len() * k];
@@ -694,42 +707,31 @@ impl PyIndex {
         length: &str,
         delta: Option<f64>,
     ) -> PyResult<PyExplanation> {
-        let query = check_query_text(query)?;
+        let query = query_text(query)?;
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
-        let e = search::explain(&self.inner, &query, docid, &model).map_err(CoreError)?;
-        let terms = e
-            .terms
-            .into_iter()
-            .map(|t| {
-                Py::new(
-                    py,
-                    PyTermExplanation {
-                        term: t.term,
-                        query_tf: t.query_tf,
-                        df: t.df,
-                        tf: t.tf,
-                        idf: t.idf,
-                        score: f64::from(t.score),
-                    },
-                )
-            })
-            .collect::<PyResult<_>>()?;
-        Ok(PyExplanation {
-            docid: e.docid,
-            score: f64::from(e.score),
-            formula: e.formula,
-            length: e.length,
-            seen_length: f64::from(e.seen_length),
-            terms,
-        })
+        let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
+        explanation(py, e)
     }
 
     /// The analyzed terms of `query`, with their query frequency, as the index sees them.
     fn query_terms(&self, query: &str) -> Vec<(String, u32, bool)> {
-        search::query_terms(&self.inner, query)
+        search::query_terms(&self.snapshot(), query)
             .into_iter()
-            .map(|t| (t.term, t.query_tf, t.ord.is_some()))
+            .map(|t| (t.term, t.query_tf, t.df > 0))
             .collect()
+    }
+}
+
+impl PyIndex {
+    /// Takes the folder's writer lock for the pending changes, if the index
+    /// lives in a folder and the lock is not held yet.
+    fn take_lock(&self, pending: &mut Pending) -> PyResult<()> {
+        if pending.lock.is_none()
+            && let Some(dir) = self.snapshot().dir()
+        {
+            pending.lock = Some(store::lock(dir).map_err(CoreError)?);
+        }
+        Ok(())
     }
 }
 

@@ -3,9 +3,11 @@
 //! the work then runs without the GIL.
 
 mod analyzer;
+mod convert;
 mod errors;
 mod fusion;
 mod index;
+mod results;
 
 use pyo3::prelude::*;
 
@@ -17,10 +19,9 @@ mod _core {
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
-    use crate::index::{
-        PyExplanation, PyHit, PyIndex, PyTermExplanation, read_queries, saved_index_source,
-        source_fingerprint,
-    };
+    use crate::index::{PyIndex, read_queries, saved_index_source, source_fingerprint};
+    #[pymodule_export]
+    use crate::results::{PyExplanation, PyHit, PyTermExplanation};
 
     use super::*;
 

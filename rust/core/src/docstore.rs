@@ -1,0 +1,204 @@
+//! The document store: each document's indexed text and, when it came from
+//! JSON, its original fields, compressed with zstd in blocks of about
+//! [`BLOCK_BYTES`], so fetching one document decompresses one small block.
+//!
+//! Payload layout: the compressed blocks back to back, then a block table of
+//! `(first doc u32, offset u64)` per block, then the block count (u64). A
+//! block holds, per document, `u32 length + text` and `u32 length + raw
+//! JSON` (length `u32::MAX` when there is no raw JSON), all little-endian.
+
+use crate::data::Data;
+
+/// Uncompressed bytes gathered before a block is compressed.
+pub const BLOCK_BYTES: usize = 16 * 1024;
+const ZSTD_LEVEL: i32 = 3;
+const NO_RAW: u32 = u32::MAX;
+
+/// One stored document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredDoc {
+    /// The indexed text.
+    pub contents: String,
+    /// The original JSON object, when the document was given as JSON.
+    pub raw: Option<String>,
+}
+
+/// Builds a store document by document, compressing full blocks as it goes.
+#[derive(Default)]
+pub struct DocStoreWriter {
+    out: Vec<u8>,
+    table: Vec<(u32, u64)>,
+    pending: Vec<u8>,
+    pending_first: u32,
+    num_docs: u32,
+}
+
+impl DocStoreWriter {
+    /// Appends the next document (ids are consecutive from 0).
+    pub fn add(&mut self, contents: &str, raw: Option<&str>) {
+        if self.pending.is_empty() {
+            self.pending_first = self.num_docs;
+        }
+        push_field(&mut self.pending, Some(contents));
+        push_field(&mut self.pending, raw);
+        self.num_docs += 1;
+        if self.pending.len() >= BLOCK_BYTES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let compressed = zstd::bulk::compress(&self.pending, ZSTD_LEVEL)
+            .expect("compressing to memory cannot fail");
+        self.table.push((self.pending_first, self.out.len() as u64));
+        self.out.extend_from_slice(&compressed);
+        self.pending.clear();
+    }
+
+    /// The store's payload bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.flush();
+        for (first, offset) in &self.table {
+            self.out.extend_from_slice(&first.to_le_bytes());
+            self.out.extend_from_slice(&offset.to_le_bytes());
+        }
+        self.out
+            .extend_from_slice(&(self.table.len() as u64).to_le_bytes());
+        self.out
+    }
+}
+
+fn push_field(out: &mut Vec<u8>, field: Option<&str>) {
+    match field {
+        Some(s) => {
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        None => out.extend_from_slice(&NO_RAW.to_le_bytes()),
+    }
+}
+
+/// Reads documents from a store payload.
+#[derive(Clone, Debug)]
+pub struct DocStore {
+    data: Data,
+    table: Vec<(u32, u64)>,
+    blocks_end: usize,
+    num_docs: u32,
+}
+
+impl DocStore {
+    /// Opens a store of `num_docs` documents; `None` if its layout is inconsistent.
+    pub fn open(data: Data, num_docs: u32) -> Option<Self> {
+        let len = data.len();
+        let count = u64::from_le_bytes(data.get(len.checked_sub(8)?..)?.try_into().ok()?) as usize;
+        let table_start = len.checked_sub(8)?.checked_sub(count.checked_mul(12)?)?;
+        let mut table = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = table_start + i * 12;
+            let first = u32::from_le_bytes(data[at..at + 4].try_into().ok()?);
+            let offset = u64::from_le_bytes(data[at + 4..at + 12].try_into().ok()?);
+            table.push((first, offset));
+        }
+        let ordered = table
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1);
+        let in_range = table
+            .iter()
+            .all(|&(f, o)| f < num_docs.max(1) && o as usize <= table_start);
+        if !ordered || !in_range || (num_docs > 0 && table.first().map(|t| t.0) != Some(0)) {
+            return None;
+        }
+        Some(DocStore {
+            data,
+            table,
+            blocks_end: table_start,
+            num_docs,
+        })
+    }
+
+    /// The payload bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// Compressed size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Document `doc`; `None` if out of range or the block is damaged.
+    pub fn get(&self, doc: u32) -> Option<StoredDoc> {
+        if doc >= self.num_docs {
+            return None;
+        }
+        let block = self
+            .table
+            .partition_point(|&(first, _)| first <= doc)
+            .checked_sub(1)?;
+        let (first, start) = self.table[block];
+        let end = self
+            .table
+            .get(block + 1)
+            .map_or(self.blocks_end as u64, |t| t.1);
+        let compressed = self.data.get(start as usize..end as usize)?;
+        let raw = zstd::stream::decode_all(compressed).ok()?;
+        let mut pos = 0usize;
+        let read = |pos: &mut usize| -> Option<Option<String>> {
+            let len = u32::from_le_bytes(raw.get(*pos..*pos + 4)?.try_into().ok()?);
+            *pos += 4;
+            if len == NO_RAW {
+                return Some(None);
+            }
+            let bytes = raw.get(*pos..*pos + len as usize)?;
+            *pos += len as usize;
+            Some(Some(String::from_utf8(bytes.to_vec()).ok()?))
+        };
+        for _ in first..doc {
+            read(&mut pos)?;
+            read(&mut pos)?;
+        }
+        let contents = read(&mut pos)??;
+        let raw = read(&mut pos)?;
+        Some(StoredDoc { contents, raw })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_over_many_blocks() {
+        let mut w = DocStoreWriter::default();
+        let docs: Vec<(String, Option<String>)> = (0..3000)
+            .map(|i| {
+                let text = format!("document {i} ").repeat(i % 50 + 1);
+                let raw = (i % 3 == 0).then(|| format!("{{\"id\": \"d{i}\"}}"));
+                (text, raw)
+            })
+            .collect();
+        for (text, raw) in &docs {
+            w.add(text, raw.as_deref());
+        }
+        let store = DocStore::open(Data::owned(w.finish()), docs.len() as u32).unwrap();
+        assert!(store.table.len() > 10);
+        for (i, (text, raw)) in docs.iter().enumerate() {
+            let got = store.get(i as u32).unwrap();
+            assert_eq!(&got.contents, text);
+            assert_eq!(&got.raw, raw);
+        }
+        assert!(store.get(docs.len() as u32).is_none());
+    }
+
+    #[test]
+    fn empty_store_and_garbage() {
+        let store = DocStore::open(Data::owned(DocStoreWriter::default().finish()), 0).unwrap();
+        assert!(store.get(0).is_none());
+        assert!(DocStore::open(Data::owned(vec![1, 2, 3]), 5).is_none());
+        assert!(DocStore::open(Data::owned(vec![0xff; 64]), 5).is_none());
+    }
+}

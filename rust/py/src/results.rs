@@ -1,0 +1,138 @@
+//! Result classes: `Hit`, `Explanation`, `TermExplanation`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use rserini_core::index::Index;
+use rserini_core::search::{Explanation, ScoredDoc};
+
+/// One search result.
+#[pyclass(name = "Hit", module = "rserini._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyHit {
+    /// The document's id.
+    #[pyo3(get)]
+    pub docid: String,
+    /// Its score (a float32 value).
+    #[pyo3(get)]
+    pub score: f64,
+    /// 1-based rank.
+    #[pyo3(get)]
+    pub rank: usize,
+}
+
+#[pymethods]
+impl PyHit {
+    #[new]
+    fn new(docid: String, score: f64, rank: usize) -> Self {
+        PyHit { docid, score, rank }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Hit(docid={:?}, score={:.6}, rank={})",
+            self.docid, self.score, self.rank
+        )
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let t = PyTuple::new(
+            py,
+            [
+                self.docid.clone().into_pyobject(py)?.into_any(),
+                self.score.into_pyobject(py)?.into_any(),
+                self.rank.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        t.try_iter().map(|i| i.into_any())
+    }
+}
+
+/// One query term's share of a score.
+#[pyclass(name = "TermExplanation", module = "rserini._core", frozen, get_all)]
+pub struct PyTermExplanation {
+    term: String,
+    query_tf: u32,
+    df: u64,
+    tf: u32,
+    idf: f64,
+    score: f64,
+}
+
+/// A score broken down by query term.
+#[pyclass(name = "Explanation", module = "rserini._core", frozen, get_all)]
+pub struct PyExplanation {
+    docid: String,
+    score: f64,
+    formula: String,
+    length: u32,
+    seen_length: f64,
+    terms: Vec<Py<PyTermExplanation>>,
+}
+
+#[pymethods]
+impl PyExplanation {
+    fn __str__(&self) -> String {
+        let mut out = format!(
+            "{:.6} = score of {:?} (length {}, seen as {})\n  {}\n",
+            self.score, self.docid, self.length, self.seen_length, self.formula
+        );
+        for t in &self.terms {
+            let t = t.get();
+            out.push_str(&format!(
+                "  {:>12.6}  {:<20} qtf={} tf={} df={} idf={:.6}\n",
+                t.score, t.term, t.query_tf, t.tf, t.df, t.idf
+            ));
+        }
+        out
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Explanation(docid={:?}, score={:.6}, terms={})",
+            self.docid,
+            self.score,
+            self.terms.len()
+        )
+    }
+}
+
+/// Hits with docids and 1-based ranks.
+pub fn hits(index: &Index, docs: Vec<ScoredDoc>) -> Vec<PyHit> {
+    docs.into_iter()
+        .enumerate()
+        .map(|(i, d)| PyHit {
+            docid: index.docid(d.doc).unwrap_or_default().to_owned(),
+            score: f64::from(d.score),
+            rank: i + 1,
+        })
+        .collect()
+}
+
+/// The Python form of an explanation.
+pub fn explanation(py: Python<'_>, e: Explanation) -> PyResult<PyExplanation> {
+    let terms = e
+        .terms
+        .into_iter()
+        .map(|t| {
+            Py::new(
+                py,
+                PyTermExplanation {
+                    term: t.term,
+                    query_tf: t.query_tf,
+                    df: t.df,
+                    tf: t.tf,
+                    idf: t.idf,
+                    score: f64::from(t.score),
+                },
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(PyExplanation {
+        docid: e.docid,
+        score: f64::from(e.score),
+        formula: e.formula,
+        length: e.length,
+        seen_length: f64::from(e.seen_length),
+        terms,
+    })
+}
