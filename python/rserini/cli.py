@@ -110,15 +110,77 @@ def _open_project_index(root: Path, analyzer: str, threads: int | None, quiet: b
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    index = Index.from_jsonl(
-        args.input, analyzer=args.analyzer, threads=args.threads, progress=_progress(not args.quiet)
-    )
-    index.save(args.index)
+    if args.append:
+        index = Index.load(args.index)
+        added = index.add_jsonl(args.input)
+        index.commit(threads=args.threads)
+        what = f"added {added:,} documents"
+    else:
+        index = Index.from_jsonl(
+            args.input,
+            analyzer=args.analyzer,
+            store=not args.no_store,
+            threads=args.threads,
+            progress=_progress(not args.quiet),
+        )
+        index.save(args.index)
+        what = "indexed"
     stats = index.stats()
-    print(
-        f"indexed {stats['num_docs']:,} documents, {stats['num_terms']:,} terms, "
-        f"{stats['num_postings']:,} postings in {time.perf_counter() - start:.2f}s -> {args.index}"
-    )
+    if not args.quiet:
+        print(
+            f"{what}: {stats['num_docs']:,} documents, {stats['num_terms']:,} terms, "
+            f"{stats['num_postings']:,} postings, {stats['num_segments']} segment(s) "
+            f"in {time.perf_counter() - start:.2f}s -> {args.index}"
+        )
+    return 0
+
+
+def _cmd_delete(args: argparse.Namespace) -> int:
+    index = Index.load(args.index)
+    index.delete(args.docids)
+    index.commit()
+    if not args.quiet:
+        print(f"deleted {len(set(args.docids)):,} documents; {len(index):,} remain in {args.index}")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    index = Index.load(args.index)
+    meta = json.loads((args.index / "meta.json").read_text(encoding="utf-8"))
+    stats = index.stats()
+    info = {
+        "path": str(args.index),
+        "format_version": meta["format_version"],
+        "written_by": f"rserini {meta['rserini_version']}",
+        "generation": meta["generation"],
+        "analyzer": stats["analyzer"],
+        "documents": stats["num_docs"],
+        "deleted": stats["num_deleted"],
+        "terms": stats["num_terms"],
+        "postings": stats["num_postings"],
+        "avgdl": round(stats["avgdl"], 3),
+        "bytes": sum(f["bytes"] for s in meta["segments"] for f in s["files"]),
+        "postings_bytes": stats["postings_bytes"],
+        "store_bytes": stats["store_bytes"],
+        "segments": [
+            {"name": s["name"], "documents": s["num_docs"], "deleted": s["num_deleted"]}
+            for s in meta["segments"]
+        ],
+    }
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    for key, value in info.items():
+        if key == "segments":
+            print("segments:")
+            for seg in value:
+                print(
+                    f"  {seg['name']}: {seg['documents']:,} documents, {seg['deleted']:,} deleted"
+                )
+        elif key == "analyzer":
+            print(f"analyzer: {value['name']} ({json.dumps(value)})")
+        else:
+            print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
     return 0
 
 
@@ -336,6 +398,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", required=True, type=Path, help="JSONL file or folder")
     p.add_argument("--index", required=True, type=Path, help="output index folder")
     p.add_argument(
+        "--append",
+        action="store_true",
+        help="add the documents to the existing index in --index (crash-safe commit)",
+    )
+    p.add_argument(
+        "--no-store", action="store_true", help="do not keep the documents' text in the index"
+    )
+    p.add_argument(
         "--analyzer",
         choices=ANALYZER_PRESETS,
         default="lucene-english",
@@ -346,6 +416,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)
+
+    p = sub.add_parser(
+        "delete",
+        help="delete documents from an index",
+        description="Delete documents by docid and commit (crash-safe).",
+    )
+    p.add_argument("docids", nargs="+", metavar="DOCID")
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("-q", "--quiet", action="store_true", help="no status message")
+    p.set_defaults(func=_cmd_delete)
+
+    p = sub.add_parser(
+        "info",
+        help="describe an index: format, counts, analyzer, sizes, segments",
+    )
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+    p.set_defaults(func=_cmd_info)
 
     p = sub.add_parser(
         "search",

@@ -363,6 +363,23 @@ impl PyIndex {
         Ok(())
     }
 
+    /// Queues the documents of JSONL files (as for `from_jsonl`) to add at the next `commit`.
+    fn add_jsonl(&self, py: Python<'_>, path: PathBuf) -> PyResult<usize> {
+        let mut docs = Vec::new();
+        py.detach(|| {
+            corpus::read_documents(&path, |batch| {
+                docs.extend(batch);
+                Ok(())
+            })
+        })
+        .map_err(CoreError)?;
+        let count = docs.len();
+        let mut pending = self.pending.lock().expect("not poisoned");
+        self.take_lock(&mut pending)?;
+        pending.adds.extend(docs);
+        Ok(count)
+    }
+
     /// Queues documents to delete at the next `commit`.
     fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
         let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
