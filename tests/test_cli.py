@@ -36,9 +36,9 @@ def test_index_search_run_explain(tmp_path: Path) -> None:
     )
     queries = tmp_path / "queries.tsv"
     queries.write_text("q1\tnetwork packets\nd3\tMars Jupiter asteroid\nq3\tzzz\n")
-    out = rserini("index", "--input", corpus, "--index", tmp_path / "idx", "-q")
+    out = rserini("index", "--input", corpus, "--index", tmp_path / "idx")
     assert out.returncode == 0, out.stderr
-    assert "indexed 4 documents" in out.stdout
+    assert "indexed: 4 documents" in out.stdout
 
     out = rserini("search", "--index", tmp_path / "idx", "--json", "network", "packets")
     assert out.returncode == 0, out.stderr
@@ -104,3 +104,29 @@ def test_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:
     assert out.returncode == 1 and "bad.jsonl:2" in out.stderr
     out = rserini("search", "--index", tmp_path / "i", "--k1", "-1", "x")
     assert out.returncode == 1
+
+
+def test_append_delete_info(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"id": d, "contents": t}) + "\n" for d, t in TINY[:2]))
+    more = tmp_path / "more.jsonl"
+    more.write_text("".join(json.dumps({"id": d, "contents": t}) + "\n" for d, t in TINY[2:]))
+    index = tmp_path / "idx"
+    assert rserini("index", "--input", corpus, "--index", index, "-q").returncode == 0
+    out = rserini("index", "--append", "--input", more, "--index", index)
+    assert out.returncode == 0, out.stderr
+    assert "added 2 documents: 4 documents" in out.stdout
+    again = rserini("index", "--append", "--input", more, "--index", index)
+    assert again.returncode == 1 and "already in the index" in again.stderr
+    out = rserini("delete", "--index", index, "d1", "d3")
+    assert out.returncode == 0 and "2 remain" in out.stdout
+    out = rserini("delete", "--index", index, "nope")
+    assert out.returncode == 1 and "unknown docid" in out.stderr
+    out = rserini("info", "--index", index, "--json")
+    assert out.returncode == 0, out.stderr
+    info = json.loads(out.stdout)
+    assert info["documents"] == 2 and info["format_version"] == 1
+    # Each segment lost half its documents: the merge policy rewrote both.
+    assert [(s["documents"], s["deleted"]) for s in info["segments"]] == [(1, 0), (1, 0)]
+    out = rserini("search", "--index", index, "--json", "network")
+    assert {h["docid"] for h in json.loads(out.stdout)["hits"]} == {"d4"}
