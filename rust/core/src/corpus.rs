@@ -118,31 +118,105 @@ fn parse_json(path: &Path, line: usize, bytes: &[u8]) -> Result<serde_json::Map<
     }
 }
 
-fn id_field(
-    map: &serde_json::Map<String, Value>,
-    key: &str,
-) -> Option<std::result::Result<String, String>> {
-    map.get(key).map(|v| match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("field {key:?} must be a string (got {other})")),
-    })
+/// Why a JSON object is not a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    /// No `"id"`, `"_id"` or `"docid"` field.
+    NoId(String),
+    /// A required field is missing.
+    Missing(String),
+    /// A field has the wrong JSON type.
+    WrongType(String),
+    /// The text is not JSON this parser reads (for example `NaN`).
+    Json(String),
 }
 
-fn text_field(
-    map: &serde_json::Map<String, Value>,
-    key: &str,
-) -> std::result::Result<String, String> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(format!("field {key:?} must be a string (got {other})")),
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldError::NoId(m)
+            | FieldError::Missing(m)
+            | FieldError::WrongType(m)
+            | FieldError::Json(m) => f.write_str(m),
+        }
     }
 }
 
-/// One document from one JSON line (kept whole as the document's raw fields).
+fn wrong_type(key: &str, value: &Value) -> FieldError {
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    FieldError::WrongType(format!("field {key:?} must be a string, got {kind}"))
+}
+
+fn id_field(map: &serde_json::Map<String, Value>, key: &str) -> Option<Result<String, FieldError>> {
+    map.get(key).map(|v| match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(wrong_type(key, other)),
+    })
+}
+
+fn text_field(map: &serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(wrong_type(key, other)),
+    }
+}
+
+/// The docid and indexed text of a JSON document: the id is `"id"`, `"_id"`
+/// or `"docid"` (a string or a number); the text is `"contents"` (Pyserini's
+/// JsonCollection) or else `title + " " + text` (BEIR, a missing field
+/// counting as empty). The one rule for files, Python dicts and the
+/// document store.
+pub fn fields_of(map: &serde_json::Map<String, Value>) -> Result<(String, String), FieldError> {
+    let id = ["id", "_id", "docid"]
+        .iter()
+        .find_map(|key| id_field(map, key))
+        .ok_or_else(|| {
+            FieldError::NoId(
+                "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)"
+                    .to_owned(),
+            )
+        })??;
+    if map.contains_key("contents") {
+        return Ok((id, text_field(map, "contents")?));
+    }
+    if !map.contains_key("text") && !map.contains_key("title") {
+        return Err(FieldError::Missing(if map.contains_key("_id") {
+            "missing field \"text\": a BEIR corpus line is {\"_id\": ..., \"title\": ..., \"text\": ...}".into()
+        } else {
+            "missing field \"contents\": a Pyserini JsonCollection line is {\"id\": ..., \"contents\": ...}".into()
+        }));
+    }
+    let title = text_field(map, "title")?;
+    let text = text_field(map, "text")?;
+    Ok((id, format!("{title} {text}")))
+}
+
+/// [`fields_of`] for a JSON object given as text.
+pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(map)) => fields_of(&map),
+        Ok(_) => Err(FieldError::Json("expected a JSON object".into())),
+        Err(e) => Err(FieldError::Json(format!("malformed JSON: {e}"))),
+    }
+}
+
+/// One document from one JSON line, which the document store keeps whole.
 fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<Doc> {
-    let (docid, contents) = fields_from(path, line, bytes)?;
+    let map = parse_json(path, line, bytes)?;
+    let (docid, contents) = fields_of(&map).map_err(|e| Error::Parse {
+        path: path.to_path_buf(),
+        line,
+        message: e.to_string(),
+    })?;
     let raw = std::str::from_utf8(bytes)
         .unwrap_or_default()
         .trim_end()
@@ -151,35 +225,8 @@ fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<Doc> {
         docid,
         contents,
         raw: Some(raw),
+        derived: true,
     })
-}
-
-fn fields_from(path: &Path, line: usize, bytes: &[u8]) -> Result<(String, String)> {
-    let map = parse_json(path, line, bytes)?;
-    let err = |message: String| Error::Parse {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    if let Some(id) = id_field(&map, "id") {
-        let id = id.map_err(err)?;
-        if !map.contains_key("contents") {
-            return Err(err("missing field \"contents\": a Pyserini JsonCollection line is {\"id\": ..., \"contents\": ...}".into()));
-        }
-        return Ok((id, text_field(&map, "contents").map_err(err)?));
-    }
-    if let Some(id) = id_field(&map, "_id") {
-        let id = id.map_err(err)?;
-        if !map.contains_key("text") && !map.contains_key("title") {
-            return Err(err("missing field \"text\": a BEIR corpus line is {\"_id\": ..., \"title\": ..., \"text\": ...}".into()));
-        }
-        let title = text_field(&map, "title").map_err(err)?;
-        let text = text_field(&map, "text").map_err(err)?;
-        return Ok((id, format!("{title} {text}")));
-    }
-    Err(err(
-        "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)".into(),
-    ))
 }
 
 /// Streams the documents of every corpus file under `path` in batches, in
@@ -229,7 +276,7 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
                 let qid = id_field(&map, "_id")
                     .or_else(|| id_field(&map, "id"))
                     .ok_or_else(|| err("missing field \"_id\": a BEIR query line is {\"_id\": ..., \"text\": ...}".into()))?
-                    .map_err(err)?;
+                    .map_err(|e| err(e.to_string()))?;
                 let text = match map.get("text").or_else(|| map.get("contents")) {
                     Some(Value::String(s)) => s.clone(),
                     _ => return Err(err("missing or non-string field \"text\"".into())),

@@ -1,18 +1,23 @@
-//! The document store: each document's indexed text and, when it came from
-//! JSON, its original fields, compressed with zstd in blocks of about
-//! [`BLOCK_BYTES`], so fetching one document decompresses one small block.
+//! The document store: each document's original JSON object when it came as
+//! JSON (its indexed text is derived from it again on reading, by
+//! [`crate::corpus::fields_of`]), or else its indexed text; compressed with
+//! zstd in blocks of about [`BLOCK_BYTES`], so fetching one document
+//! decompresses one small block.
 //!
 //! Payload layout: the compressed blocks back to back, then a block table of
 //! `(first doc u32, offset u64)` per block, then the block count (u64). A
-//! block holds, per document, `u32 length + text` and `u32 length + raw
-//! JSON` (length `u32::MAX` when there is no raw JSON), all little-endian.
+//! block holds, per document, a kind byte (0: text; 1: JSON whose derived
+//! text is the document's; 2: text, then JSON) then `u32 length + bytes`
+//! (twice for kind 2), all little-endian.
 
 use crate::data::Data;
 
 /// Uncompressed bytes gathered before a block is compressed.
 pub const BLOCK_BYTES: usize = 16 * 1024;
 const ZSTD_LEVEL: i32 = 3;
-const NO_RAW: u32 = u32::MAX;
+const KIND_TEXT: u8 = 0;
+const KIND_JSON: u8 = 1;
+const KIND_TEXT_AND_JSON: u8 = 2;
 
 /// One stored document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +26,8 @@ pub struct StoredDoc {
     pub contents: String,
     /// The original JSON object, when the document was given as JSON.
     pub raw: Option<String>,
+    /// Whether `contents` is derived from `raw` (stored once).
+    pub derived: bool,
 }
 
 /// Builds a store document by document, compressing full blocks as it goes.
@@ -34,13 +41,28 @@ pub struct DocStoreWriter {
 }
 
 impl DocStoreWriter {
-    /// Appends the next document (ids are consecutive from 0).
-    pub fn add(&mut self, contents: &str, raw: Option<&str>) {
+    /// Appends the next document (ids are consecutive from 0): its text and
+    /// its JSON object, if it has one; `derived` says that the text can be
+    /// derived from the JSON again, so only the JSON is kept.
+    pub fn add(&mut self, contents: &str, raw: Option<&str>, derived: bool) {
         if self.pending.is_empty() {
             self.pending_first = self.num_docs;
         }
-        push_field(&mut self.pending, Some(contents));
-        push_field(&mut self.pending, raw);
+        match raw {
+            Some(json) if derived => {
+                push_kind(&mut self.pending, KIND_JSON);
+                push_bytes(&mut self.pending, json);
+            }
+            Some(json) => {
+                push_kind(&mut self.pending, KIND_TEXT_AND_JSON);
+                push_bytes(&mut self.pending, contents);
+                push_bytes(&mut self.pending, json);
+            }
+            None => {
+                push_kind(&mut self.pending, KIND_TEXT);
+                push_bytes(&mut self.pending, contents);
+            }
+        }
         self.num_docs += 1;
         if self.pending.len() >= BLOCK_BYTES {
             self.flush();
@@ -71,14 +93,13 @@ impl DocStoreWriter {
     }
 }
 
-fn push_field(out: &mut Vec<u8>, field: Option<&str>) {
-    match field {
-        Some(s) => {
-            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            out.extend_from_slice(s.as_bytes());
-        }
-        None => out.extend_from_slice(&NO_RAW.to_le_bytes()),
-    }
+fn push_kind(out: &mut Vec<u8>, kind: u8) {
+    out.push(kind);
+}
+
+fn push_bytes(out: &mut Vec<u8>, bytes: &str) {
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes.as_bytes());
 }
 
 /// Reads documents from a store payload.
@@ -147,23 +168,41 @@ impl DocStore {
         let compressed = self.data.get(start as usize..end as usize)?;
         let raw = zstd::stream::decode_all(compressed).ok()?;
         let mut pos = 0usize;
-        let read = |pos: &mut usize| -> Option<Option<String>> {
-            let len = u32::from_le_bytes(raw.get(*pos..*pos + 4)?.try_into().ok()?);
-            *pos += 4;
-            if len == NO_RAW {
-                return Some(None);
-            }
-            let bytes = raw.get(*pos..*pos + len as usize)?;
-            *pos += len as usize;
-            Some(Some(String::from_utf8(bytes.to_vec()).ok()?))
+        let field = |pos: &mut usize| -> Option<&str> {
+            let len = u32::from_le_bytes(raw.get(*pos..*pos + 4)?.try_into().ok()?) as usize;
+            let bytes = raw.get(*pos + 4..*pos + 4 + len)?;
+            *pos += 4 + len;
+            std::str::from_utf8(bytes).ok()
+        };
+        let record = |pos: &mut usize| -> Option<(u8, &str, Option<&str>)> {
+            let kind = *raw.get(*pos)?;
+            *pos += 1;
+            let first = field(pos)?;
+            let second = if kind == KIND_TEXT_AND_JSON {
+                Some(field(pos)?)
+            } else {
+                None
+            };
+            Some((kind, first, second))
         };
         for _ in first..doc {
-            read(&mut pos)?;
-            read(&mut pos)?;
+            record(&mut pos)?;
         }
-        let contents = read(&mut pos)??;
-        let raw = read(&mut pos)?;
-        Some(StoredDoc { contents, raw })
+        let (contents, raw, derived) = match record(&mut pos)? {
+            (KIND_TEXT, text, _) => (text.to_owned(), None, false),
+            (KIND_JSON, json, _) => (
+                crate::corpus::document_fields(json).ok()?.1,
+                Some(json.to_owned()),
+                true,
+            ),
+            (KIND_TEXT_AND_JSON, text, json) => (text.to_owned(), json.map(str::to_owned), false),
+            _ => return None,
+        };
+        Some(StoredDoc {
+            contents,
+            raw,
+            derived,
+        })
     }
 }
 
@@ -177,12 +216,14 @@ mod tests {
         let docs: Vec<(String, Option<String>)> = (0..3000)
             .map(|i| {
                 let text = format!("document {i} ").repeat(i % 50 + 1);
-                let raw = (i % 3 == 0).then(|| format!("{{\"id\": \"d{i}\"}}"));
+                let raw = (i % 3 == 0).then(|| {
+                    serde_json::json!({"id": format!("d{i}"), "contents": text}).to_string()
+                });
                 (text, raw)
             })
             .collect();
-        for (text, raw) in &docs {
-            w.add(text, raw.as_deref());
+        for (i, (text, raw)) in docs.iter().enumerate() {
+            w.add(text, raw.as_deref(), i % 2 == 0);
         }
         let store = DocStore::open(Data::owned(w.finish()), docs.len() as u32).unwrap();
         assert!(store.table.len() > 10);
@@ -190,6 +231,7 @@ mod tests {
             let got = store.get(i as u32).unwrap();
             assert_eq!(&got.contents, text);
             assert_eq!(&got.raw, raw);
+            assert_eq!(got.derived, raw.is_some() && i % 2 == 0);
         }
         assert!(store.get(docs.len() as u32).is_none());
     }

@@ -158,6 +158,8 @@ pub struct Index {
     stats: IndexStats,
     /// The folder the saved segments live in.
     pub(crate) dir: Option<PathBuf>,
+    /// The `meta.json` generation this index was loaded from or saved as (0: never).
+    pub(crate) generation: u64,
     docid_lookup: OnceLock<HashMap<String, u32>>,
     tfidf_norms: OnceLock<Vec<Vec<f64>>>,
 }
@@ -190,11 +192,8 @@ impl Index {
             stats.num_nonempty_docs += s.live_nonempty;
             stats.total_terms += s.live_total_terms;
             stats.num_deleted += s.deletions.as_ref().map_or(0, |d| d.count() as u64);
-            stats.num_postings += s
-                .data
-                .term_infos
-                .iter()
-                .map(|t| u64::from(t.df))
+            stats.num_postings += (0..s.data.num_terms() as u32)
+                .map(|o| u64::from(s.data.term_info(o).df))
                 .sum::<u64>();
             stats.postings_bytes += s.data.postings.len() as u64;
             stats.store_bytes += s.data.store.as_ref().map_or(0, |st| st.size_bytes() as u64);
@@ -226,6 +225,7 @@ impl Index {
             bases,
             stats,
             dir,
+            generation: 0,
             docid_lookup: OnceLock::new(),
             tfidf_norms: OnceLock::new(),
         })
@@ -269,6 +269,11 @@ impl Index {
     /// The folder the index was saved to or loaded from.
     pub fn dir(&self) -> Option<&std::path::Path> {
         self.dir.as_deref()
+    }
+
+    /// The saved generation this index is (0 if never saved or loaded).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Number of live documents.
@@ -494,9 +499,16 @@ impl Index {
         Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
     }
 
-    /// The same index, recorded as living in `dir` with saved segment names.
-    pub(crate) fn persisted(&self, dir: PathBuf, segments: Vec<Segment>) -> Result<Index> {
-        Index::from_segments(self.analyzer.clone(), segments, Some(dir))
+    /// The same index, recorded as saved in `dir` as `generation`.
+    pub(crate) fn persisted(
+        &self,
+        dir: PathBuf,
+        generation: u64,
+        segments: Vec<Segment>,
+    ) -> Result<Index> {
+        let mut index = Index::from_segments(self.analyzer.clone(), segments, Some(dir))?;
+        index.generation = generation;
+        Ok(index)
     }
 }
 
@@ -641,8 +653,9 @@ pub(crate) fn merge(_analyzer: &Analyzer, segments: &[Segment]) -> Result<Segmen
                 let doc = seg.data.stored(d).unwrap_or(StoredDoc {
                     contents: String::new(),
                     raw: None,
+                    derived: false,
                 });
-                w.add(&doc.contents, doc.raw.as_deref());
+                w.add(&doc.contents, doc.raw.as_deref(), doc.derived);
             }
         }
         remap.push(map);

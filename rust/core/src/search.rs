@@ -217,15 +217,16 @@ fn score_bm25(
         let Some(ord) = data.term_ord(&qt.term) else {
             continue;
         };
-        let info = data.term_info(ord);
-        let (blocks, bytes) = data.term_postings(ord);
-        for b in 0..blocks.len() {
-            let Some(len) = acc.decoder.decode(bytes, blocks, b, info.df) else {
+        let list = data.postings(ord);
+        for b in 0..list.num_blocks() {
+            let Some(len) = acc.decoder.decode(&list, b) else {
                 break;
             };
             for i in 0..len {
                 let doc = acc.decoder.docs[i];
-                if segment.is_deleted(doc) {
+                // A real posting has tf >= 1 in a document of length >= tf;
+                // anything else comes from a damaged file.
+                if segment.is_deleted(doc) || acc.decoder.tfs[i] == 0 || data.length(doc) == 0 {
                     continue;
                 }
                 let s = scorer.score(
@@ -254,10 +255,9 @@ fn score_tfidf(
         let Some(ord) = data.term_ord(&qt.term) else {
             continue;
         };
-        let info = data.term_info(ord);
-        let (blocks, bytes) = data.term_postings(ord);
-        for b in 0..blocks.len() {
-            let Some(len) = acc.decoder.decode(bytes, blocks, b, info.df) else {
+        let list = data.postings(ord);
+        for b in 0..list.num_blocks() {
+            let Some(len) = acc.decoder.decode(&list, b) else {
                 break;
             };
             for i in 0..len {
@@ -265,7 +265,12 @@ fn score_tfidf(
                 if segment.is_deleted(doc) {
                     continue;
                 }
-                let norm = norms.get(doc as usize).copied().unwrap_or(1.0);
+                // A posting's document always has a positive norm, unless a
+                // file is damaged: never let that produce NaN.
+                let norm = norms.get(doc as usize).copied().unwrap_or(0.0);
+                if norm.is_nan() || norm <= 0.0 || acc.decoder.tfs[i] == 0 {
+                    continue;
+                }
                 acc.add(
                     doc,
                     (weight * tfidf::sublinear_tf(acc.decoder.tfs[i]) / norm) as f32,
@@ -291,9 +296,11 @@ fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc
             .total_cmp(&a.score)
             .then_with(|| data.docid_rank(a.doc).cmp(&data.docid_rank(b.doc)))
     };
+    // Ids past the segment's end can only come from a damaged file.
     let mut hits: Vec<ScoredDoc> = acc
         .touched
         .iter()
+        .filter(|&&doc| (doc as usize) < data.len())
         .map(|&doc| ScoredDoc {
             doc,
             score: acc.scores[doc as usize] as f32,

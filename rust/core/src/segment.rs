@@ -21,7 +21,7 @@ use crate::data::Data;
 use crate::docstore::{DocStore, DocStoreWriter, StoredDoc};
 use crate::error::{Error, Result};
 use crate::fieldnorm;
-use crate::postings::{self, BlockMeta, TermInfo};
+use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
 
 /// Documents per parallel analysis task.
 const ANALYSIS_CHUNK: usize = 512;
@@ -36,8 +36,11 @@ pub struct Doc {
     pub docid: String,
     /// The text that is analyzed and indexed.
     pub contents: String,
-    /// The original JSON object, kept in the document store when given.
+    /// The original JSON object, when the document came as JSON.
     pub raw: Option<String>,
+    /// Whether [`crate::corpus::document_fields`] of `raw` gives `contents`,
+    /// so that the document store need not keep the text twice.
+    pub derived: bool,
 }
 
 impl Doc {
@@ -47,6 +50,7 @@ impl Doc {
             docid: docid.into(),
             contents: contents.into(),
             raw: None,
+            derived: false,
         }
     }
 }
@@ -126,7 +130,7 @@ pub struct SegmentData {
     pub(crate) lengths: Vec<u32>,
     pub(crate) norms: Vec<u8>,
     pub(crate) terms: fst::Map<Data>,
-    pub(crate) term_infos: Vec<TermInfo>,
+    pub(crate) term_infos: TermTable,
     pub(crate) blocks: Vec<BlockMeta>,
     pub(crate) postings: Data,
     pub(crate) store: Option<DocStore>,
@@ -190,27 +194,36 @@ impl SegmentData {
 
     /// Where `ord`'s postings are.
     pub fn term_info(&self, ord: TermOrd) -> TermInfo {
-        self.term_infos
-            .get(ord as usize)
-            .copied()
-            .unwrap_or_default()
+        self.term_infos.get(ord)
     }
 
-    /// `ord`'s block table and postings bytes (empty if inconsistent).
-    pub fn term_postings(&self, ord: TermOrd) -> (&[BlockMeta], &[u8]) {
+    /// `ord`'s posting list (empty if inconsistent).
+    pub fn postings(&self, ord: TermOrd) -> PostingList<'_> {
         let info = self.term_info(ord);
-        let first = info.first_block as usize;
-        let end = self
-            .term_infos
-            .get(ord as usize + 1)
-            .map_or(self.postings.len() as u64, |next| next.offset);
-        let blocks = self
-            .blocks
-            .get(first..first + postings::num_blocks(info.df));
-        let bytes = self.postings.get(info.offset as usize..end as usize);
+        let end = match ord.checked_add(1) {
+            Some(next) if (next as usize) < self.term_infos.len() => {
+                self.term_infos.get(next).offset
+            }
+            _ => self.postings.len() as u64,
+        };
+        let blocks = if info.has_blocks() {
+            let first = info.first_block as usize;
+            self.blocks
+                .get(first..first + postings::num_blocks(info.df))
+        } else {
+            Some(&[][..])
+        };
+        let bytes = usize::try_from(info.offset)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(a, b)| self.postings.get(a..b));
         match (blocks, bytes) {
-            (Some(b), Some(p)) => (b, p),
-            _ => (&[], &[]),
+            (Some(blocks), Some(bytes)) => PostingList {
+                bytes,
+                blocks,
+                df: info.df,
+            },
+            _ => PostingList::EMPTY,
         }
     }
 
@@ -221,11 +234,10 @@ impl SegmentData {
 
     /// Calls `f(doc, tf)` for every posting of `ord`, in doc order.
     pub fn for_each_posting(&self, ord: TermOrd, mut f: impl FnMut(u32, u32)) {
-        let info = self.term_info(ord);
-        let (blocks, bytes) = self.term_postings(ord);
+        let list = self.postings(ord);
         let mut decoder = postings::BlockDecoder::default();
-        for b in 0..blocks.len() {
-            let Some(len) = decoder.decode(bytes, blocks, b, info.df) else {
+        for b in 0..list.num_blocks() {
+            let Some(len) = decoder.decode(&list, b) else {
                 return;
             };
             for i in 0..len {
@@ -310,7 +322,7 @@ impl SegmentBuilder {
         }
         for doc in docs {
             if let Some(store) = &mut self.store {
-                store.add(&doc.contents, doc.raw.as_deref());
+                store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
             }
             self.docids.push(doc.docid);
         }
@@ -378,29 +390,35 @@ pub(crate) fn assemble(
         .collect();
     let docid_rank = docid_ranks(docids);
     // Compress each term's list in parallel, then concatenate in term order.
-    let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, u32, u64)> = lists
+    let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, TermInfo)> = lists
         .par_iter()
         .map(|(docs, tfs)| {
             let mut bytes = Vec::new();
             let mut blocks = Vec::new();
-            postings::encode(docs, tfs, |d| lengths[d as usize], &mut bytes, &mut blocks);
-            let total_tf = tfs.iter().map(|&t| u64::from(t)).sum();
-            (bytes, blocks, docs.len() as u32, total_tf)
+            let info =
+                postings::encode(docs, tfs, |d| lengths[d as usize], &mut bytes, &mut blocks);
+            (bytes, blocks, info)
         })
         .collect();
     let mut all_bytes = Vec::with_capacity(encoded.iter().map(|e| e.0.len()).sum());
     let mut all_blocks = Vec::with_capacity(encoded.iter().map(|e| e.1.len()).sum());
     let mut term_infos = Vec::with_capacity(encoded.len());
-    for (bytes, blocks, df, total_tf) in encoded {
+    for (bytes, blocks, info) in encoded {
         term_infos.push(TermInfo {
-            df,
-            first_block: all_blocks.len() as u32,
             offset: all_bytes.len() as u64,
-            total_tf,
+            first_block: if info.has_blocks() {
+                all_blocks.len() as u32
+            } else {
+                0
+            },
+            ..info
         });
         all_bytes.extend_from_slice(&bytes);
         all_blocks.extend_from_slice(&blocks);
     }
+    let term_count = term_infos.len();
+    let term_infos = TermTable::open(Data::owned(TermTable::encode(&term_infos)), term_count)
+        .ok_or_else(|| Error::Document("term table layout error".into()))?;
     let terms =
         fst::Map::new(terms).map_err(|e| Error::Document(format!("bad term dictionary: {e}")))?;
     let store = match store {

@@ -36,7 +36,7 @@ use crate::data::Data;
 use crate::docstore::DocStore;
 use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
-use crate::postings::{self, BlockMeta, TermInfo};
+use crate::postings::{self, BlockMeta, TermTable};
 use crate::segment::{Deletions, DocIds, SegmentData};
 
 /// The format version this build writes and reads.
@@ -47,7 +47,6 @@ const MAGIC: &[u8; 4] = b"RSRN";
 const FOOTER_LEN: usize = 20;
 const META_FILE: &str = "meta.json";
 const LOCK_FILE: &str = "write.lock";
-const TERM_INFO_LEN: usize = 24;
 const BLOCK_META_LEN: usize = 20;
 /// The per-segment files, in write order.
 const KINDS: [&str; 9] = [
@@ -178,13 +177,6 @@ fn u32_bytes(v: &[u32]) -> Vec<u8> {
 
 /// The payload of each per-segment file, in [`KINDS`] order.
 fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
-    let mut term_infos = Vec::with_capacity(data.term_infos.len() * TERM_INFO_LEN);
-    for t in &data.term_infos {
-        term_infos.extend_from_slice(&t.df.to_le_bytes());
-        term_infos.extend_from_slice(&t.first_block.to_le_bytes());
-        term_infos.extend_from_slice(&t.offset.to_le_bytes());
-        term_infos.extend_from_slice(&t.total_tf.to_le_bytes());
-    }
     let mut blocks = Vec::with_capacity(data.blocks.len() * BLOCK_META_LEN);
     for b in &data.blocks {
         blocks.extend_from_slice(&b.last_doc.to_le_bytes());
@@ -199,7 +191,7 @@ fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
         Some(data.norms.clone()),
         Some(u32_bytes(&data.docid_rank)),
         Some(data.terms.as_fst().as_bytes().to_vec()),
-        Some(term_infos),
+        Some(data.term_infos.bytes().to_vec()),
         Some(blocks),
         Some(data.postings.to_vec()),
         data.store.as_ref().map(|s| s.bytes().to_vec()),
@@ -343,7 +335,7 @@ pub fn save_locked(index: &Index, dir: &Path, source: Option<String>) -> Result<
     write_atomically(&dir.join(META_FILE), &json)?;
     sync_dir(dir)?;
     collect_garbage(dir, &meta);
-    index.persisted(dir.to_path_buf(), persisted)
+    index.persisted(dir.to_path_buf(), generation, persisted)
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {
@@ -391,6 +383,16 @@ fn collect_garbage(dir: &Path, meta: &IndexMeta) {
 
 /// Reads one file's payload, checking its footer and (if `check_crc`) its CRC.
 fn payload(dir: &Path, entry: &FileEntry, mmap: bool, check_crc: bool) -> Result<Data> {
+    let plain = !entry.name.is_empty()
+        && entry.name != "."
+        && entry.name != ".."
+        && !entry.name.contains(['/', '\\', '\0']);
+    if !plain {
+        return Err(Error::corrupted(
+            dir.join(META_FILE),
+            format!("bad file name {:?}", entry.name),
+        ));
+    }
     let path = dir.join(&entry.name);
     let data = Data::open(&path, mmap).map_err(|e| match e {
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
@@ -465,10 +467,6 @@ fn le_u32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn le_u64(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
-}
-
 fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> Result<Segment> {
     let n = usize::try_from(meta.num_docs)
         .map_err(|_| Error::corrupted(dir.join(META_FILE), "num_docs too large"))?;
@@ -512,21 +510,8 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
         .map_err(|e| Error::corrupted(&path, format!("bad term dictionary: {e}")))?;
     let num_terms = terms.len();
     let (path, info) = required("terminfo")?;
-    if info.len() != num_terms * TERM_INFO_LEN {
-        return Err(Error::corrupted(
-            &path,
-            format!("expected {num_terms} terms"),
-        ));
-    }
-    let term_infos: Vec<TermInfo> = info
-        .chunks_exact(TERM_INFO_LEN)
-        .map(|c| TermInfo {
-            df: le_u32(c, 0),
-            first_block: le_u32(c, 4),
-            offset: le_u64(c, 8),
-            total_tf: le_u64(c, 16),
-        })
-        .collect();
+    let term_infos = TermTable::open(info, num_terms)
+        .ok_or_else(|| Error::corrupted(&path, format!("expected {num_terms} terms")))?;
     let (path, block_data) = required("blocks")?;
     if block_data.len() % BLOCK_META_LEN != 0 {
         return Err(Error::corrupted(
@@ -547,9 +532,11 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
         .collect();
     let (postings_path, postings_data) = required("postings")?;
     let mut last_offset = 0u64;
-    for (ord, t) in term_infos.iter().enumerate() {
+    for ord in 0..num_terms as u32 {
+        let t = term_infos.get(ord);
         let end_block = t.first_block as usize + postings::num_blocks(t.df);
         let bad = t.df == 0
+            || t.df as usize > n
             || end_block > blocks.len()
             || t.offset < last_offset
             || t.offset > postings_data.len() as u64
@@ -626,13 +613,20 @@ pub fn load(dir: &Path, mmap: bool) -> Result<Index> {
 }
 
 fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Index> {
-    let analyzer = Arc::new(Analyzer::new(meta.analyzer.clone())?);
+    let analyzer = Analyzer::new(meta.analyzer.clone()).map_err(|e| {
+        Error::corrupted(
+            dir.join(META_FILE),
+            format!("impossible analyzer configuration: {e}"),
+        )
+    })?;
+    let analyzer = Arc::new(analyzer);
     let segments = meta
         .segments
         .iter()
         .map(|s| open_segment(dir, s, mmap, check_crc))
         .collect::<Result<Vec<_>>>()?;
-    let index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
+    let mut index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
+    index.generation = meta.generation;
     if index.len() as u64 != meta.num_docs {
         return Err(Error::corrupted(
             dir.join(META_FILE),
@@ -640,6 +634,18 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
         ));
     }
     Ok(index)
+}
+
+/// The latest saved state of `index`'s folder: `index` itself if no other
+/// writer has saved since it was loaded or saved, else a fresh load.
+pub fn latest(index: &Index, mmap: bool) -> Result<Option<Index>> {
+    let Some(dir) = index.dir() else {
+        return Ok(None);
+    };
+    if read_meta(dir)?.generation == index.generation() {
+        return Ok(None);
+    }
+    load(dir, mmap).map(Some)
 }
 
 /// Checks every file of the index in `dir`, including the CRC32 of the large

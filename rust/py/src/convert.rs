@@ -3,27 +3,10 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rserini_core::Error;
 use rserini_core::segment::Doc;
+use rserini_core::{Error, corpus};
 
 use crate::errors::CoreError;
-
-fn str_field(dict: &Bound<'_, PyDict>, key: &str) -> PyResult<Option<String>> {
-    match dict.get_item(key)? {
-        None => Ok(None),
-        Some(v) if v.is_none() => Ok(None),
-        Some(v) => match v.cast::<PyString>() {
-            Ok(s) => Ok(Some(s.to_str()?.to_owned())),
-            Err(_) if key.ends_with("id") && v.extract::<i64>().is_ok() => {
-                Ok(Some(v.str()?.to_str()?.to_owned()))
-            }
-            Err(_) => Err(PyTypeError::new_err(format!(
-                "field {key:?} must be a string, got {}",
-                v.get_type().name()?
-            ))),
-        },
-    }
-}
 
 /// One document from a `(docid, text)` pair or a dict in Pyserini or BEIR
 /// shape; a dict is also kept whole (as JSON, through `dumps`) for the
@@ -34,38 +17,37 @@ pub fn extract_doc(
     dumps: &Bound<'_, PyAny>,
 ) -> PyResult<Doc> {
     if let Ok(dict) = item.cast::<PyDict>() {
-        let id = match str_field(dict, "id")? {
-            Some(id) => Some(id),
-            None => match str_field(dict, "_id")? {
-                Some(id) => Some(id),
-                None => str_field(dict, "docid")?,
-            },
-        };
-        let Some(docid) = id else {
-            return Err(CoreError(Error::Document(format!(
-                "document #{position} has no id: give {{\"id\", \"contents\"}}, {{\"_id\", \"title\", \"text\"}} or a (docid, text) pair"
-            )))
-            .into());
-        };
-        let contents = match str_field(dict, "contents")? {
-            Some(contents) => contents,
-            None => match (str_field(dict, "title")?, str_field(dict, "text")?) {
-                (None, None) => {
-                    return Err(CoreError(Error::Document(format!(
-                        "document #{position} ({docid:?}) has no text: give \"contents\" or \"title\"/\"text\""
-                    )))
-                    .into());
-                }
-                (Some(t), None) => t,
-                (None, Some(x)) => x,
-                (Some(t), Some(x)) => format!("{t} {x}"),
-            },
-        };
+        // Type errors in Python's terms first; then one rule for dicts, JSONL
+        // lines and the document store.
+        for key in ["id", "_id", "docid", "contents", "title", "text"] {
+            let Some(v) = dict.get_item(key)? else {
+                continue;
+            };
+            let id_like = key.ends_with("id")
+                && v.cast::<pyo3::types::PyInt>().is_ok()
+                && !v.is_instance_of::<pyo3::types::PyBool>();
+            if !(v.is_instance_of::<PyString>() || v.is_none() && !key.ends_with("id") || id_like) {
+                return Err(PyTypeError::new_err(format!(
+                    "document #{position}: field {key:?} must be a string, got {}",
+                    type_name(&v)
+                )));
+            }
+        }
         let raw: String = dumps.call1((dict,))?.extract()?;
+        let (docid, contents, derived) = match corpus::document_fields(&raw) {
+            Ok((docid, contents)) => (docid, contents, true),
+            // JSON only Python reads (NaN, Infinity): apply the same rule here.
+            Err(corpus::FieldError::Json(_)) => {
+                let (docid, contents) = fields_in_python(dict, position)?;
+                (docid, contents, false)
+            }
+            Err(e) => return Err(field_error(dict, position, e)),
+        };
         return Ok(Doc {
             docid,
             contents,
             raw: Some(raw),
+            derived,
         });
     }
     let pair = item
@@ -84,6 +66,65 @@ pub fn extract_doc(
         text_of(&pair.0, position, "docid")?,
         text_of(&pair.1, position, "text")?,
     ))
+}
+
+/// The error for a dict that is not a document.
+fn field_error(dict: &Bound<'_, PyDict>, position: usize, e: corpus::FieldError) -> PyErr {
+    match e {
+        corpus::FieldError::NoId(_) => CoreError(Error::Document(format!(
+            "document #{position} has no id: give {{\"id\", \"contents\"}}, {{\"_id\", \"title\", \"text\"}} or a (docid, text) pair"
+        )))
+        .into(),
+        corpus::FieldError::Missing(_) => {
+            let id = ["id", "_id", "docid"]
+                .iter()
+                .find_map(|k| dict.get_item(k).ok().flatten())
+                .and_then(|v| v.str().ok())
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            CoreError(Error::Document(format!(
+                "document #{position} ({id:?}) has no text: give \"contents\" or \"title\"/\"text\""
+            )))
+            .into()
+        }
+        corpus::FieldError::WrongType(_) => PyTypeError::new_err(format!("document #{position}: {e}")),
+        corpus::FieldError::Json(_) => CoreError(Error::Document(format!("document #{position}: {e}"))).into(),
+    }
+}
+
+/// `corpus::fields_of`'s rule, read from a dict whose field types are checked.
+fn fields_in_python(dict: &Bound<'_, PyDict>, position: usize) -> PyResult<(String, String)> {
+    let text = |key: &str| -> PyResult<Option<String>> {
+        match dict.get_item(key)? {
+            Some(v) if !v.is_none() => Ok(Some(v.str()?.to_string())),
+            _ => Ok(None),
+        }
+    };
+    let docid = match (text("id")?, text("_id")?, text("docid")?) {
+        (Some(id), _, _) | (None, Some(id), _) | (None, None, Some(id)) => id,
+        _ => {
+            return Err(field_error(
+                dict,
+                position,
+                corpus::FieldError::NoId(String::new()),
+            ));
+        }
+    };
+    if dict.contains("contents")? {
+        return Ok((docid, text("contents")?.unwrap_or_default()));
+    }
+    if !dict.contains("title")? && !dict.contains("text")? {
+        return Err(field_error(
+            dict,
+            position,
+            corpus::FieldError::Missing(String::new()),
+        ));
+    }
+    let (title, body) = (
+        text("title")?.unwrap_or_default(),
+        text("text")?.unwrap_or_default(),
+    );
+    Ok((docid, format!("{title} {body}")))
 }
 
 fn type_name(v: &Bound<'_, PyAny>) -> String {

@@ -209,35 +209,6 @@ fn nonempty_query(query: String) -> CoreResult<String> {
     Ok(query)
 }
 
-/// A JSON value as a Python object.
-fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(f)) => f.into_pyobject(py)?.into_any(),
-            _ => n.to_string().into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(json_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(k, json_to_py(py, v)?)?;
-            }
-            dict.into_any()
-        }
-    })
-}
-
 #[pymethods]
 impl PyIndex {
     /// Builds an index from `(docid, text)` pairs or dicts.
@@ -380,7 +351,8 @@ impl PyIndex {
         Ok(count)
     }
 
-    /// Queues documents to delete at the next `commit`.
+    /// Queues documents to delete at the next `commit`; deleting a document
+    /// queued by `add` simply drops it.
     fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
         let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
             vec![one.to_str()?.to_owned()]
@@ -396,52 +368,64 @@ impl PyIndex {
             }
         }
         self.take_lock(&mut pending)?;
-        pending.deletes.extend(docids);
+        for docid in docids {
+            match pending.adds.iter().position(|d| d.docid == docid) {
+                Some(at) => {
+                    pending.adds.remove(at);
+                }
+                None => pending.deletes.push(docid),
+            }
+        }
         Ok(())
     }
 
     /// Applies the queued changes: deletions first, then additions as a new
-    /// segment, then merges; saves them if the index lives in a folder.
-    /// Searches see the changes only after `commit`.
+    /// segment, then merges; saves them if the index lives in a folder, on
+    /// top of the latest saved state (another writer may have committed since
+    /// this object was loaded). Searches see the changes only after `commit`.
     #[pyo3(signature = (*, threads = None))]
     fn commit(&self, py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
+        if !pending.adds.is_empty() || !pending.deletes.is_empty() {
+            // Changes queued before the index was saved need the lock now.
+            self.take_lock(&mut pending)?;
+        }
         let index = self.snapshot();
         let adds = std::mem::take(&mut pending.adds);
         let deletes = std::mem::take(&mut pending.deletes);
         let source = self.source.clone();
         let store = self.store;
+        let holds_lock = pending.lock.is_some();
         let result = py.detach(|| {
-            with_threads(threads, || -> Result<Index, Error> {
-                // A document added and deleted before the commit is simply dropped.
-                let (adds, deletes): (Vec<Doc>, Vec<String>) = {
-                    let dropped: std::collections::HashSet<&String> = deletes
-                        .iter()
-                        .filter(|d| adds.iter().any(|a| &a.docid == *d))
-                        .collect();
-                    let deletes = deletes
-                        .iter()
-                        .filter(|d| !dropped.contains(d) || index.doc(d).is_ok())
-                        .cloned()
-                        .collect();
-                    let adds = adds
-                        .iter()
-                        .filter(|a| !dropped.contains(&a.docid))
-                        .cloned()
-                        .collect();
-                    (adds, deletes)
-                };
-                let next = index.with_changes(adds, &deletes, store)?;
-                match index.dir() {
-                    Some(dir) => store::save_locked(&next, dir, source),
-                    None => Ok(next),
+            with_threads(threads, || -> Result<Option<Index>, Error> {
+                let latest = store::latest(&index, true)?;
+                let base = latest.as_ref().unwrap_or(&index);
+                if adds.is_empty() && deletes.is_empty() {
+                    return Ok(latest);
+                }
+                // Documents another writer deleted meanwhile need no deleting.
+                let deletes: Vec<String> = deletes
+                    .into_iter()
+                    .filter(|d| base.doc(d).is_ok())
+                    .collect();
+                let next = base.with_changes(adds, &deletes, store)?;
+                match (base.dir(), holds_lock) {
+                    (Some(dir), true) => store::save_locked(&next, dir, source).map(Some),
+                    _ => Ok(Some(next)),
                 }
             })
         });
         pending.lock = None;
-        let next = result.map_err(CoreError)?.map_err(CoreError)?;
-        self.replace(next);
+        if let Some(next) = result.map_err(CoreError)?.map_err(CoreError)? {
+            self.replace(next);
+        }
         Ok(())
+    }
+
+    /// Discards the queued changes and releases the folder's writer lock.
+    fn rollback(&self) {
+        let mut pending = self.pending.lock().expect("not poisoned");
+        *pending = Pending::default();
     }
 
     /// Merges every segment into one and drops deleted documents (and saves,
@@ -452,8 +436,10 @@ impl PyIndex {
         let index = self.snapshot();
         let source = self.source.clone();
         let result = py.detach(|| -> Result<Index, Error> {
-            let merged = index.merged()?;
-            match index.dir() {
+            let latest = store::latest(&index, true)?;
+            let base = latest.as_ref().unwrap_or(&index);
+            let merged = base.merged()?;
+            match base.dir() {
                 Some(dir) => store::save_locked(&merged, dir, source),
                 None => Ok(merged),
             }
@@ -564,13 +550,10 @@ impl PyIndex {
     /// given as, or `{"id": docid, "contents": text}` for a `(docid, text)` pair.
     fn doc<'py>(&self, py: Python<'py>, docid: &str) -> PyResult<Bound<'py, PyAny>> {
         let stored = self.snapshot().stored(docid).map_err(CoreError)?;
-        match stored
-            .raw
-            .as_deref()
-            .map(serde_json::from_str::<serde_json::Value>)
-        {
-            Some(Ok(value)) => json_to_py(py, &value),
-            _ => {
+        match stored.raw {
+            // Python's own reader gives back exactly what `json.dumps` or the file held.
+            Some(raw) => py.import("json")?.call_method1("loads", (raw,)),
+            None => {
                 let d = PyDict::new(py);
                 d.set_item("id", docid)?;
                 d.set_item("contents", stored.contents)?;
