@@ -124,11 +124,13 @@ class Index:
         docs: Iterable[Document],
         *,
         analyzer: PresetName | str | Analyzer = "lucene-english",
+        store: bool = True,
         threads: int | None = None,
         progress: bool = True,
     ) -> Index:
         """Indexes ``(docid, text)`` pairs or dicts (``{"id", "contents"}``, or
         BEIR ``{"_id", "title", "text"}`` indexed as ``title + " " + text``).
+        With ``store``, the documents are kept for :meth:`doc` and :meth:`contents`.
 
         Raises
         ------
@@ -142,6 +144,7 @@ class Index:
         path: StrPath,
         *,
         analyzer: PresetName | str | Analyzer = "lucene-english",
+        store: bool = True,
         threads: int | None = None,
         progress: bool = True,
     ) -> Index:
@@ -158,14 +161,16 @@ class Index:
         *,
         analyzer: PresetName | str | Analyzer = "code",
         max_file_bytes: int = 1048576,
+        store: bool = True,
         threads: int | None = None,
         progress: bool = True,
     ) -> Index:
         """Indexes the text files under ``root`` (honouring ``.gitignore``), one
         document per file, docid = relative path."""
     @staticmethod
-    def load(path: StrPath) -> Index:
-        """Opens an index saved with :meth:`save`.
+    def load(path: StrPath, *, mmap: bool = True) -> Index:
+        """Opens an index saved with :meth:`save`; ``mmap`` maps its large files
+        (milliseconds to open, pages shared between processes) instead of reading them.
 
         Raises
         ------
@@ -177,7 +182,57 @@ class Index:
             If the index was written in another format version.
         """
     def save(self, path: StrPath) -> None:
-        """Saves into the folder ``path``; replaces only an existing rserini index."""
+        """Saves into the folder ``path``, crash-safely; replaces only an existing
+        rserini index.
+
+        Raises
+        ------
+        FileExistsError
+            If ``path`` is a non-empty folder that is not an rserini index.
+        IndexLockedError
+            If another writer holds the folder.
+        """
+    def add(self, docs: Iterable[Document]) -> None:
+        """Queues documents to add at the next :meth:`commit` (takes the folder's
+        writer lock when the index lives in a folder)."""
+    def add_jsonl(self, path: StrPath) -> int:
+        """Queues the documents of JSONL files; returns how many."""
+    def delete(self, docids: str | Sequence[str]) -> None:
+        """Queues documents to delete at the next :meth:`commit`.
+
+        Raises
+        ------
+        UnknownDocidError
+            For a docid that is neither in the index nor queued.
+        """
+    def commit(self, *, threads: int | None = None) -> None:
+        """Applies the queued changes (deletions, then additions as a new segment,
+        then merges) on top of the latest saved state, saves them crash-safely if
+        the index lives in a folder, and releases the writer lock. A failed
+        commit discards the queued changes."""
+    def rollback(self) -> None:
+        """Discards the queued changes and releases the writer lock."""
+    def optimize(self) -> None:
+        """Merges all segments into one, dropping deleted documents."""
+    def verify(self) -> None:
+        """Checks every file of the saved index, including the checksums of large
+        files that loading skips; raises :class:`IndexCorruptedError`."""
+    @property
+    def has_pending_changes(self) -> bool:
+        """Whether changes are waiting for :meth:`commit`."""
+    def doc(self, docid: str) -> dict[str, object]:
+        """The original fields of a stored document (its JSON object, or
+        ``{"id", "contents"}`` for a pair).
+
+        Raises
+        ------
+        UnknownDocidError
+            For a docid not in the index.
+        QueryError
+            If the index was built with ``store=False``.
+        """
+    def contents(self, docid: str) -> str:
+        """The indexed text of a stored document."""
     @property
     def path(self) -> Path | None:
         """Where the index was last saved or loaded from."""
@@ -188,7 +243,8 @@ class Index:
     def analyzer(self) -> Analyzer:
         """The analyzer of documents and queries."""
     def stats(self) -> dict[str, object]:
-        """Counts: documents, terms, postings, total terms, avgdl, bytes, analyzer."""
+        """Counts (live documents, terms, postings, total terms, avgdl, segments,
+        deleted documents), sizes (postings and store bytes) and the analyzer."""
     def __len__(self) -> int: ...
     def __contains__(self, docid: str) -> bool: ...
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
