@@ -79,15 +79,29 @@ impl DocIds {
         out
     }
 
-    /// Opens `count` docids; `None` if the layout is inconsistent.
+    /// Opens `count` docids; `None` if the layout is inconsistent: offsets
+    /// must start at 0, never decrease and end at the data's end, and every
+    /// docid must be UTF-8.
     pub fn open(data: Data, count: usize) -> Option<Self> {
         let table = count.checked_add(1)?.checked_mul(8)?;
         if data.len() < table {
             return None;
         }
         let ids = DocIds { data, count };
-        let last = ids.offset(count)?;
-        (table as u64 + last == ids.data.len() as u64).then_some(ids)
+        if ids.offset(0)? != 0 || table as u64 + ids.offset(count)? != ids.data.len() as u64 {
+            return None;
+        }
+        let text = &ids.data[table..];
+        let mut previous = 0usize;
+        for i in 1..=count {
+            let next = usize::try_from(ids.offset(i)?).ok()?;
+            if next < previous {
+                return None;
+            }
+            std::str::from_utf8(text.get(previous..next)?).ok()?;
+            previous = next;
+        }
+        Some(ids)
     }
 
     fn offset(&self, i: usize) -> Option<u64> {

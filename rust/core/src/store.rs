@@ -508,6 +508,11 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
     let (path, fst_data) = required("terms")?;
     let terms = fst::Map::new(fst_data)
         .map_err(|e| Error::corrupted(&path, format!("bad term dictionary: {e}")))?;
+    // fst's own checksum: its readers assume well-formed nodes.
+    terms
+        .as_fst()
+        .verify()
+        .map_err(|e| Error::corrupted(&path, format!("bad term dictionary: {e}")))?;
     let num_terms = terms.len();
     let (path, info) = required("terminfo")?;
     let term_infos = TermTable::open(info, num_terms)
