@@ -311,6 +311,13 @@ impl PyIndex {
 
     /// Saves the index into the folder `path` (created if needed), crash-safely.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        if self.pending.lock().expect("not poisoned").lock.is_some() {
+            return Err(CoreError(Error::Query(
+                "this index has queued changes for its folder: commit() or rollback() them before save()"
+                    .into(),
+            ))
+            .into());
+        }
         let index = self.snapshot();
         let source = self.source.clone();
         let saved = py
@@ -359,15 +366,15 @@ impl PyIndex {
         } else {
             docids.extract()?
         };
-        let index = self.snapshot();
         let mut pending = self.pending.lock().expect("not poisoned");
+        self.take_lock(&mut pending)?;
+        let index = self.snapshot();
         for docid in &docids {
             let queued = pending.adds.iter().any(|d| &d.docid == docid);
             if !queued {
                 index.doc(docid).map_err(CoreError)?;
             }
         }
-        self.take_lock(&mut pending)?;
         for docid in docids {
             match pending.adds.iter().position(|d| d.docid == docid) {
                 Some(at) => {
@@ -725,11 +732,18 @@ impl PyIndex {
 impl PyIndex {
     /// Takes the folder's writer lock for the pending changes, if the index
     /// lives in a folder and the lock is not held yet.
+    /// Once locked, the index moves to the latest saved state, since
+    /// another writer may have committed after this object was loaded.
     fn take_lock(&self, pending: &mut Pending) -> PyResult<()> {
+        let index = self.snapshot();
         if pending.lock.is_none()
-            && let Some(dir) = self.snapshot().dir()
+            && let Some(dir) = index.dir()
         {
-            pending.lock = Some(store::lock(dir).map_err(CoreError)?);
+            let lock = store::lock(dir).map_err(CoreError)?;
+            if let Some(latest) = store::latest(&index, true).map_err(CoreError)? {
+                self.replace(latest);
+            }
+            pending.lock = Some(lock);
         }
         Ok(())
     }
