@@ -40,7 +40,8 @@ test-python: wheel
 	rm -rf $(TEST_VENV)
 	$(PYTHON) -m venv $(TEST_VENV)
 	$(TEST_VENV)/bin/pip install -q --upgrade pip
-	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[test]"
+	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[test,parity]"
+	$(TEST_VENV)/bin/python -m rserini.parity --install
 	$(TEST_VENV)/bin/python -m pytest
 
 lint: lint-rust lint-python ## rustfmt, clippy -D warnings, ruff

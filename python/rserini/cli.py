@@ -373,6 +373,12 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_parity(args: argparse.Namespace) -> int:
+    from rserini.parity._cli import run
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``rserini`` command."""
     parser = argparse.ArgumentParser(
@@ -614,6 +620,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plot", action="store_true", help="no heatmap (no matplotlib needed)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars or notes")
     p.set_defaults(func=_cmd_tune)
+
+    from rserini.parity._cli import DESCRIPTION as PARITY_DESCRIPTION
+    from rserini.parity._cli import add_arguments as add_parity_arguments
+
+    p = sub.add_parser(
+        "parity",
+        help="compare with Pyserini: tokens, rankings, scores, metrics (needs Pyserini)",
+        description=PARITY_DESCRIPTION,
+    )
+    add_parity_arguments(p)
+    p.set_defaults(func=_cmd_parity)
     return parser
 
 

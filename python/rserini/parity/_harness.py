@@ -1,0 +1,923 @@
+"""The parity harness: the same documents and queries through Pyserini and rserini."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rserini._core import Analyzer, Index, read_queries
+from rserini.exceptions import RseriniError
+from rserini.parity._java import PyseriniUnavailableError, check_available
+from rserini.pyserini import adjust_ties
+
+StrPath = str | os.PathLike[str]
+
+CORPUS_SUFFIXES = (".jsonl", ".jsonl.gz", ".json")
+DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((0.9, 0.4),)
+EXAMPLES = 5
+"""How many examples of each kind of difference a report keeps."""
+
+
+class ParityError(RseriniError):
+    """A parity check that cannot run: unreadable input, or the Pyserini side failed."""
+
+
+# --------------------------------------------------------------------------------------
+# Input
+
+
+@dataclass
+class CorpusIssues:
+    """What in a corpus needed care so that both sides index the same documents.
+
+    Attributes
+    ----------
+    duplicate_docids
+        Docids seen more than once; only the first document of each is indexed, on both
+        sides (Anserini would index every copy, rserini refuses duplicates).
+    missing_docids
+        Lines without a usable id (skipped on both sides), as ``"file:line"``.
+    empty_documents
+        Docids whose text is empty or blank: indexed on both sides, never retrieved
+        (Anserini skips them as empty; in rserini they have no term).
+    invalid_utf8
+        Docids whose line had bytes that are not UTF-8, or lone surrogate escapes; each
+        bad sequence is replaced by U+FFFD for both sides, as Java's decoder does.
+    """
+
+    duplicate_docids: list[str] = field(default_factory=list)
+    missing_docids: list[str] = field(default_factory=list)
+    empty_documents: list[str] = field(default_factory=list)
+    invalid_utf8: list[str] = field(default_factory=list)
+
+    def summary(self) -> list[str]:
+        """One line per kind of issue found."""
+        lines = []
+        for name, items, what in (
+            ("duplicate_docids", self.duplicate_docids, "first copy indexed on both sides"),
+            ("missing_docids", self.missing_docids, "lines skipped on both sides"),
+            ("empty_documents", self.empty_documents, "indexed on both sides, never matched"),
+            ("invalid_utf8", self.invalid_utf8, "bad bytes replaced by U+FFFD on both sides"),
+        ):
+            if items:
+                shown = ", ".join(repr(x) for x in items[:EXAMPLES])
+                more = ", ..." if len(items) > EXAMPLES else ""
+                lines.append(f"{name}: {len(items)} ({what}): {shown}{more}")
+        return lines
+
+
+def _corpus_files(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"{path}: no such corpus file or folder")
+    for name in ("corpus.jsonl", "corpus.jsonl.gz"):
+        if (path / name).is_file():
+            return [path / name]
+    files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(CORPUS_SUFFIXES))
+    if not files:
+        raise FileNotFoundError(f"{path}: no .jsonl, .jsonl.gz or .json file in the folder")
+    return files
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        for number, raw in enumerate(f, start=1):
+            if raw.strip():
+                yield number, raw
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    raise ParityError(f"expected a string, got {type(value).__name__}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(text: str) -> tuple[str, bool]:
+    """``text`` with lone surrogates (from JSON escapes) replaced by U+FFFD, and whether
+    there were any."""
+    cleaned, count = _SURROGATE.subn("\ufffd", text)
+    return cleaned, count > 0
+
+
+def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
+    """Reads a corpus the way ``rserini index`` does, making it safe for both sides.
+
+    Parameters
+    ----------
+    path
+        A BEIR folder (``corpus.jsonl[.gz]``), a JSONL file (``.jsonl``, ``.jsonl.gz``,
+        ``.json``) or a folder of them. Lines are ``{"id", "contents"}`` or BEIR's
+        ``{"_id", "title", "text"}`` (indexed as ``title + " " + text``).
+
+    Returns
+    -------
+    tuple
+        ``[(docid, contents), ...]`` in file order, and the issues found (see
+        :class:`CorpusIssues`).
+
+    Raises
+    ------
+    ParityError
+        For a line that is not a JSON object or has no text field.
+    FileNotFoundError
+        If the path holds no corpus.
+    """
+    issues = CorpusIssues()
+    docs: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for file in _corpus_files(Path(path)):
+        for number, raw in _lines(file):
+            where = f"{file}:{number}"
+            try:
+                text, bad_bytes = raw.decode("utf-8"), False
+            except UnicodeDecodeError:
+                text, bad_bytes = raw.decode("utf-8", "replace"), True
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ParityError(f"{where}: malformed JSON: {e}") from None
+            if not isinstance(obj, dict):
+                raise ParityError(f"{where}: expected a JSON object per line")
+            docid_value = obj.get("id", obj.get("_id"))
+            if isinstance(docid_value, bool) or not isinstance(docid_value, (str, int)):
+                issues.missing_docids.append(where)
+                continue
+            docid = str(docid_value)
+            try:
+                if "id" in obj:
+                    contents = _text(obj.get("contents"))
+                else:
+                    contents = f"{_text(obj.get('title'))} {_text(obj.get('text'))}"
+            except ParityError as e:
+                raise ParityError(f"{where}: {e}") from None
+            contents, surrogates = _clean(contents)
+            docid, id_surrogates = _clean(docid)
+            if not docid.strip():
+                issues.missing_docids.append(where)
+                continue
+            if bad_bytes or surrogates or id_surrogates:
+                issues.invalid_utf8.append(docid)
+            if docid in seen:
+                issues.duplicate_docids.append(docid)
+                continue
+            seen.add(docid)
+            if not contents.strip():
+                issues.empty_documents.append(docid)
+            docs.append((docid, contents))
+    if not docs:
+        raise ParityError(f"{path}: no document")
+    return docs, issues
+
+
+def _default_file(corpus: Path, *names: str) -> Path | None:
+    if corpus.is_dir():
+        for name in names:
+            if (corpus / name).is_file():
+                return corpus / name
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Report
+
+
+@dataclass
+class Tolerances:
+    """Thresholds a parity check must meet; ``None`` checks nothing.
+
+    Attributes
+    ----------
+    min_same_tokens
+        Least fraction of documents whose token streams are identical.
+    min_same_top10
+        Least fraction of queries whose top 10 (docids and order) is identical.
+    min_same_topk
+        Least fraction of queries whose whole ranking is identical.
+    max_score_diff
+        Largest |difference| between the two sides' output (rounded) scores of a document.
+    metric_digits
+        The decimals to which every metric must agree.
+    """
+
+    min_same_tokens: float | None = None
+    min_same_top10: float | None = None
+    min_same_topk: float | None = None
+    max_score_diff: float | None = None
+    metric_digits: int | None = None
+
+    @classmethod
+    def acceptance(cls) -> Tolerances:
+        """The bar rserini is held to: 99.9 % of token streams, 100 % of top 10s, 99.5 %
+        of full rankings, scores within 1e-4, metrics equal to 4 decimals."""
+        return cls(0.999, 1.0, 0.995, 1e-4, 4)
+
+
+@dataclass
+class TokenDiff:
+    """A text whose token streams differ.
+
+    Attributes
+    ----------
+    id
+        The docid (or ``query:<qid>``).
+    position
+        Index of the first differing token.
+    pyserini, rserini
+        The tokens from a little before that position on.
+    """
+
+    id: str
+    position: int
+    pyserini: list[str]
+    rserini: list[str]
+
+
+@dataclass
+class TokenReport:
+    """How the token streams of the documents (and queries) compare.
+
+    Attributes
+    ----------
+    documents
+        Documents compared.
+    identical
+        Documents with identical streams.
+    queries, identical_queries
+        The same for the query texts.
+    examples
+        The first differing texts.
+    differing
+        Ids of all differing documents and queries.
+    """
+
+    documents: int
+    identical: int
+    queries: int = 0
+    identical_queries: int = 0
+    examples: list[TokenDiff] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+
+    @property
+    def fraction(self) -> float:
+        """Fraction of documents with identical token streams."""
+        return self.identical / self.documents if self.documents else 1.0
+
+
+@dataclass
+class QueryDiff:
+    """A query whose rankings differ.
+
+    Attributes
+    ----------
+    qid
+        The query.
+    rank
+        First rank (1-based) where the docids differ.
+    pyserini, rserini
+        ``[docid, score]`` at that rank on each side (``None`` past the end).
+    """
+
+    qid: str
+    rank: int
+    pyserini: list[Any] | None
+    rserini: list[Any] | None
+
+
+@dataclass
+class SettingReport:
+    """The comparison for one (k1, b).
+
+    Attributes
+    ----------
+    k1, b
+        The BM25 parameters.
+    queries
+        Queries run.
+    same_top10, same_topk
+        Queries whose top 10, and whole ranking, are identical (docids and order).
+    mean_overlap
+        Mean over queries of |common docids| / max(hits on either side).
+    mean_kendall_tau, min_kendall_tau
+        Kendall's tau between the two rankings over their common documents.
+    max_score_diff, mean_score_diff
+        |difference| of the output (rounded, tie-adjusted) scores over common documents.
+    max_raw_diff
+        |difference| of the unrounded float32 scores over common documents.
+    raw_bitwise_equal
+        Fraction of common documents whose unrounded float32 scores are bitwise equal.
+    metrics
+        ``{"pyserini": {...}, "rserini": {...}}`` when qrels are given.
+    examples
+        The first differing queries.
+    """
+
+    k1: float
+    b: float
+    queries: int
+    same_top10: int
+    same_topk: int
+    mean_overlap: float
+    mean_kendall_tau: float
+    min_kendall_tau: float
+    max_score_diff: float
+    mean_score_diff: float
+    max_raw_diff: float
+    raw_bitwise_equal: float
+    metrics: dict[str, dict[str, float]] | None = None
+    examples: list[QueryDiff] = field(default_factory=list)
+
+    @property
+    def top10_fraction(self) -> float:
+        """Fraction of queries with an identical top 10."""
+        return self.same_top10 / self.queries if self.queries else 1.0
+
+    @property
+    def topk_fraction(self) -> float:
+        """Fraction of queries with an identical ranking."""
+        return self.same_topk / self.queries if self.queries else 1.0
+
+
+@dataclass
+class ParityReport:
+    """Everything a parity check measured.
+
+    Attributes
+    ----------
+    corpus
+        The corpus path.
+    documents, queries
+        How many of each were compared.
+    k
+        Hits searched per query.
+    remove_query
+        Whether a query's own docid was removed from its hits.
+    issues
+        What in the corpus needed care (duplicates, empty documents, bad bytes).
+    tokens
+        The token-stream comparison.
+    settings
+        One comparison per (k1, b).
+    pyserini
+        Pyserini's versions and index statistics.
+    rserini
+        rserini's version and index statistics.
+    seconds
+        Time spent on each side.
+    """
+
+    corpus: str
+    documents: int
+    queries: int
+    k: int
+    remove_query: bool
+    issues: CorpusIssues
+    tokens: TokenReport
+    settings: list[SettingReport]
+    pyserini: dict[str, Any]
+    rserini: dict[str, Any]
+    seconds: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the whole report."""
+        out = asdict(self)
+        out["tokens"]["fraction"] = self.tokens.fraction
+        for setting, raw in zip(self.settings, out["settings"], strict=True):
+            raw["top10_fraction"] = setting.top10_fraction
+            raw["topk_fraction"] = setting.topk_fraction
+        return out
+
+    def failures(self, tolerances: Tolerances) -> list[str]:
+        """The tolerances this report misses, one message each (empty when all are met)."""
+        t = tolerances
+        out = []
+        if t.min_same_tokens is not None and self.tokens.fraction < t.min_same_tokens:
+            out.append(
+                f"identical token streams {self.tokens.fraction:.4%} < {t.min_same_tokens:.4%}"
+            )
+        for s in self.settings:
+            name = f"k1={s.k1:g} b={s.b:g}"
+            if t.min_same_top10 is not None and s.top10_fraction < t.min_same_top10:
+                out.append(
+                    f"{name}: identical top 10 {s.top10_fraction:.4%} < {t.min_same_top10:.4%}"
+                )
+            if t.min_same_topk is not None and s.topk_fraction < t.min_same_topk:
+                out.append(
+                    f"{name}: identical top {self.k} {s.topk_fraction:.4%} < {t.min_same_topk:.4%}"
+                )
+            if t.max_score_diff is not None and s.max_score_diff > t.max_score_diff:
+                out.append(
+                    f"{name}: score difference {s.max_score_diff:.3g} > {t.max_score_diff:g}"
+                )
+            if t.metric_digits is not None and s.metrics:
+                for metric, ours in s.metrics["rserini"].items():
+                    theirs = s.metrics["pyserini"][metric]
+                    if round(ours, t.metric_digits) != round(theirs, t.metric_digits):
+                        out.append(
+                            f"{name}: {metric} {ours:.{t.metric_digits + 2}f} != Pyserini's "
+                            f"{theirs:.{t.metric_digits + 2}f} to {t.metric_digits} decimals"
+                        )
+        return out
+
+    def to_text(self) -> str:
+        """A human-readable summary: a table per setting, then examples of differences."""
+        lines = [
+            f"parity: {self.corpus}: {self.documents:,} documents, {self.queries:,} queries, "
+            f"k={self.k}{', --remove-query' if self.remove_query else ''}",
+            f"pyserini {self.pyserini.get('pyserini', '?')} (Lucene "
+            f"{self.pyserini.get('lucene', '?')}, Java {self.pyserini.get('java', '?')}) vs "
+            f"rserini {self.rserini.get('version', '?')}",
+        ]
+        p, r = self.pyserini, self.rserini
+        if "doc_count" in p:
+            lines.append(
+                f"index statistics: docCount {p['doc_count']:,} vs {r['doc_count']:,}, "
+                f"total terms {p['sum_total_term_freq']:,} vs {r['total_terms']:,}"
+            )
+        lines.extend(f"corpus: {line}" for line in self.issues.summary())
+        t = self.tokens
+        lines.append(
+            f"token streams: {t.identical:,} of {t.documents:,} documents identical "
+            f"({t.fraction:.4%}); queries {t.identical_queries} of {t.queries}"
+        )
+        header = ["k1", "b", "top10 =", f"top{self.k} =", "overlap", "tau", "max|d|", "raw =="]
+        metric_names: list[str] = []
+        for s in self.settings:
+            if s.metrics:
+                metric_names = list(s.metrics["pyserini"])
+                break
+        for name in metric_names:
+            header += [f"{name} pys", f"{name} rs"]
+        rows = [header]
+        for s in self.settings:
+            row = [
+                f"{s.k1:g}",
+                f"{s.b:g}",
+                f"{s.top10_fraction:.2%}",
+                f"{s.topk_fraction:.2%}",
+                f"{s.mean_overlap:.4f}",
+                f"{s.mean_kendall_tau:.4f}",
+                f"{s.max_score_diff:.1e}",
+                f"{s.raw_bitwise_equal:.4%}",
+            ]
+            for name in metric_names:
+                if s.metrics:
+                    row += [
+                        f"{s.metrics['pyserini'][name]:.4f}",
+                        f"{s.metrics['rserini'][name]:.4f}",
+                    ]
+            rows.append(row)
+        widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+        for row in rows:
+            lines.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+        for ex in t.examples:
+            lines.append(
+                f"tokens differ in {ex.id} at token {ex.position}: pyserini {ex.pyserini} "
+                f"rserini {ex.rserini}"
+            )
+        for s in self.settings:
+            for q in s.examples:
+                lines.append(
+                    f"k1={s.k1:g} b={s.b:g}: query {q.qid} differs at rank {q.rank}: pyserini "
+                    f"{q.pyserini} rserini {q.rserini}"
+                )
+        lines.append(
+            "time: " + ", ".join(f"{name} {value:.1f}s" for name, value in self.seconds.items())
+        )
+        return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# The two sides
+
+
+@dataclass
+class _Hits:
+    docids: list[str]
+    scores: np.ndarray  # output scores, float32
+    raw: np.ndarray  # unrounded scores, float32
+
+
+def _pyserini_side(
+    docs: Sequence[tuple[str, str]],
+    queries: Sequence[tuple[str, str]],
+    settings: Sequence[tuple[float, float]],
+    k: int,
+    work: Path,
+    threads: int,
+    max_heap: str,
+    texts: Sequence[str] = (),
+) -> tuple[dict[str, Any], list[list[str]], list[dict[str, _Hits]]]:
+    check_available()
+    collection = work / "collection"
+    collection.mkdir(parents=True, exist_ok=True)
+    with open(collection / "docs.jsonl", "w", encoding="utf-8") as out:
+        for docid, contents in docs:
+            out.write(json.dumps({"id": docid, "contents": contents}, ensure_ascii=False) + "\n")
+    with open(work / "texts.jsonl", "w", encoding="utf-8") as out:
+        for text in texts:
+            out.write(json.dumps(text, ensure_ascii=False) + "\n")
+    spec: dict[str, Any] = {
+        "work": str(work / "pyserini"),
+        "max_heap": max_heap,
+        "threads": threads,
+        "k": k,
+        "settings": [list(s) for s in settings],
+    }
+    if texts:
+        spec["analyze"] = str(work / "texts.jsonl")
+    if docs:
+        spec["collection"] = str(collection)
+    if queries:
+        with open(work / "queries.jsonl", "w", encoding="utf-8") as out:
+            for qid, text in queries:
+                out.write(json.dumps([qid, text], ensure_ascii=False) + "\n")
+        spec["queries"] = str(work / "queries.jsonl")
+    with open(work / "spec.json", "w", encoding="utf-8") as f:
+        json.dump(spec, f)
+    log = work / "pyserini.log"
+    with open(log, "w", encoding="utf-8") as out:
+        result = subprocess.run(
+            [sys.executable, "-m", "rserini.parity._worker", str(work / "spec.json")],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
+    if result.returncode != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-15:]
+        message = "\n  ".join(tail)
+        if "PyseriniUnavailableError" in message:
+            raise PyseriniUnavailableError(tail[-1].split(": ", 1)[-1])
+        raise ParityError(f"the Pyserini side failed (log: {log}):\n  {message}")
+    out_dir = Path(spec["work"])
+    stats = json.loads((out_dir / "stats.json").read_text(encoding="utf-8"))
+    tokens: list[list[str]] = []
+    if texts:
+        with open(out_dir / "tokens.jsonl", encoding="utf-8") as f:
+            tokens = [json.loads(line) for line in f]
+    runs = []
+    for i in range(len(settings) if queries else 0):
+        rows: dict[str, list[tuple[str, float, float]]] = {qid: [] for qid, _ in queries}
+        with open(out_dir / f"run-{i}.tsv", encoding="utf-8") as f:
+            for line in f:
+                qid, docid, score, raw = line.rstrip("\n").split("\t")
+                rows[qid].append((docid, float(score), float(raw)))
+        runs.append(
+            {
+                qid: _Hits(
+                    [d for d, _, _ in hits],
+                    np.array([s for _, s, _ in hits], dtype=np.float32),
+                    np.array([r for _, _, r in hits], dtype=np.float32),
+                )
+                for qid, hits in rows.items()
+            }
+        )
+    return stats, tokens, runs
+
+
+def _rserini_runs(
+    index: Index,
+    queries: Sequence[tuple[str, str]],
+    settings: Sequence[tuple[float, float]],
+    k: int,
+    threads: int | None,
+) -> list[dict[str, _Hits]]:
+    texts = [text for _, text in queries]
+    runs = []
+    for k1, b in settings:
+        ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b)
+        docids = index.docids(ids)
+        run = {}
+        for (qid, _), row_ids, row_docids, row_scores in zip(
+            queries, ids, docids, scores, strict=True
+        ):
+            raw = row_scores[row_ids >= 0]
+            run[qid] = _Hits(list(row_docids), adjust_ties(raw), raw.astype(np.float32))
+        runs.append(run)
+    return runs
+
+
+# --------------------------------------------------------------------------------------
+# Comparison
+
+
+def _token_diff(ident: str, theirs: Sequence[str], ours: Sequence[str]) -> TokenDiff:
+    position = next(
+        (i for i, (a, b) in enumerate(zip(theirs, ours, strict=False)) if a != b),
+        min(len(theirs), len(ours)),
+    )
+    start = max(0, position - 2)
+    return TokenDiff(
+        ident, position, list(theirs[start : position + 4]), list(ours[start : position + 4])
+    )
+
+
+def _remove(hits: _Hits, qid: str) -> _Hits:
+    keep = [i for i, d in enumerate(hits.docids) if d != qid]
+    if len(keep) == len(hits.docids):
+        return hits
+    return _Hits([hits.docids[i] for i in keep], hits.scores[keep], hits.raw[keep])
+
+
+def _kendall_tau(theirs: Sequence[str], ours: Sequence[str]) -> float:
+    position = {d: i for i, d in enumerate(ours)}
+    common = np.array([position[d] for d in theirs if d in position], dtype=np.int64)
+    n = len(common)
+    if n < 2:
+        return 1.0
+    inversions = int(np.triu(common[:, None] > common[None, :], 1).sum())
+    return 1.0 - 4.0 * inversions / (n * (n - 1))
+
+
+def _write_trec(run: Mapping[str, Mapping[str, float]], path: Path, tag: str) -> None:
+    """Writes a run as Pyserini does: list order, scores with 6 decimals."""
+    with open(path, "w", encoding="utf-8") as out:
+        for qid, docs in run.items():
+            for rank, (docid, score) in enumerate(docs.items(), start=1):
+                out.write(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n")
+
+
+def _compare_setting(
+    k1: float,
+    b: float,
+    theirs: Mapping[str, _Hits],
+    ours: Mapping[str, _Hits],
+    remove_query: bool,
+    qrels: Mapping[str, Mapping[str, int]] | None,
+    k: int,
+    runs_dir: Path | None = None,
+) -> SettingReport:
+    same10 = samek = 0
+    overlaps, taus, diffs, raw_diffs = [], [], [], []
+    raw_equal = raw_total = 0
+    examples: list[QueryDiff] = []
+    runs: dict[str, dict[str, dict[str, float]]] = {"pyserini": {}, "rserini": {}}
+    for qid, p in theirs.items():
+        r = ours[qid]
+        if remove_query:
+            p, r = _remove(p, qid), _remove(r, qid)
+        runs["pyserini"][qid] = dict(zip(p.docids, p.scores.tolist(), strict=True))
+        runs["rserini"][qid] = dict(zip(r.docids, r.scores.tolist(), strict=True))
+        same10 += p.docids[:10] == r.docids[:10]
+        if p.docids == r.docids:
+            samek += 1
+            overlaps.append(1.0)
+            taus.append(1.0)
+            rank_p = rank_r = np.arange(len(p.docids))
+        else:
+            rank = next(
+                (i for i, (a, c) in enumerate(zip(p.docids, r.docids, strict=False)) if a != c),
+                min(len(p.docids), len(r.docids)),
+            )
+            if len(examples) < EXAMPLES:
+
+                def at(h: _Hits, i: int) -> list[Any] | None:
+                    return [h.docids[i], float(h.scores[i])] if i < len(h.docids) else None
+
+                examples.append(QueryDiff(qid, rank + 1, at(p, rank), at(r, rank)))
+            where = {d: i for i, d in enumerate(r.docids)}
+            common = [d for d in p.docids if d in where]
+            overlaps.append(len(common) / max(len(p.docids), len(r.docids)))
+            taus.append(_kendall_tau(p.docids, r.docids))
+            index_p = {d: i for i, d in enumerate(p.docids)}
+            rank_p = np.array([index_p[d] for d in common], dtype=np.int64)
+            rank_r = np.array([where[d] for d in common], dtype=np.int64)
+        if len(rank_p):
+            diffs.append(np.abs(p.scores[rank_p].astype(np.float64) - r.scores[rank_r]))
+            raw_diffs.append(np.abs(p.raw[rank_p].astype(np.float64) - r.raw[rank_r]))
+            raw_equal += int((p.raw[rank_p].view(np.uint32) == r.raw[rank_r].view(np.uint32)).sum())
+            raw_total += len(rank_p)
+    if runs_dir is not None:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        for side, run in runs.items():
+            tag = f"{side}-k1={k1:g}-b={b:g}"
+            _write_trec(run, runs_dir / f"{tag}.trec", tag)
+    all_diffs = np.concatenate(diffs) if diffs else np.zeros(0)
+    all_raw = np.concatenate(raw_diffs) if raw_diffs else np.zeros(0)
+    metrics = None
+    if qrels:
+        from rserini.eval import evaluate
+
+        names = ["nDCG@10", f"R@{k}"]
+        metrics = {side: dict(evaluate(run, qrels, names).aggregate) for side, run in runs.items()}
+    return SettingReport(
+        k1=k1,
+        b=b,
+        queries=len(theirs),
+        same_top10=same10,
+        same_topk=samek,
+        mean_overlap=float(np.mean(overlaps)) if overlaps else 1.0,
+        mean_kendall_tau=float(np.mean(taus)) if taus else 1.0,
+        min_kendall_tau=float(np.min(taus)) if taus else 1.0,
+        max_score_diff=float(all_diffs.max()) if len(all_diffs) else 0.0,
+        mean_score_diff=float(all_diffs.mean()) if len(all_diffs) else 0.0,
+        max_raw_diff=float(all_raw.max()) if len(all_raw) else 0.0,
+        raw_bitwise_equal=raw_equal / raw_total if raw_total else 1.0,
+        metrics=metrics,
+        examples=examples,
+    )
+
+
+def compare(
+    corpus: StrPath,
+    queries: StrPath | Sequence[tuple[str, str]] | None = None,
+    qrels: StrPath | Mapping[str, Mapping[str, int]] | None = None,
+    *,
+    settings: Sequence[tuple[float, float]] = DEFAULT_SETTINGS,
+    k: int = 1000,
+    remove_query: bool = False,
+    threads: int | None = None,
+    work_dir: StrPath | None = None,
+    max_heap: str = "4g",
+    runs_dir: StrPath | None = None,
+) -> ParityReport:
+    """Runs the same documents and queries through Pyserini and rserini and compares them.
+
+    Pyserini indexes the documents with Anserini's ``IndexCollection`` (its default English
+    analyzer) and searches with ``LuceneSearcher``; rserini indexes them with the
+    ``lucene-english`` analyzer and searches in its Pyserini mode (Lucene BM25, Anserini's
+    order and rounding, see :mod:`rserini.pyserini`). The Pyserini side runs in a child
+    process.
+
+    Parameters
+    ----------
+    corpus
+        A BEIR folder, a JSONL file or a folder of JSONL files (see :func:`read_corpus`).
+    queries
+        A BEIR ``queries.jsonl`` or ``qid<TAB>text`` file, or ``(qid, text)`` pairs;
+        default: the BEIR folder's ``queries.jsonl``.
+    qrels
+        TREC or BEIR qrels, or ``{qid: {docid: rel}}``, for nDCG@10 and R@k on both
+        sides; default: the BEIR folder's ``qrels/test.tsv`` if any. Only judged queries
+        are run when qrels are given.
+    settings
+        ``(k1, b)`` pairs; each is run on both sides.
+    k
+        Hits per query (Pyserini's ``--hits``).
+    remove_query
+        Drop a query's own docid from its hits, as Pyserini's ``--remove-query`` (after
+        searching ``k``).
+    threads
+        Threads for rserini and for Anserini's indexer (default: 2).
+    work_dir
+        Where the Pyserini collection, index and runs go (kept); default: a temporary
+        folder, removed afterwards.
+    max_heap
+        The JVM's ``-Xmx``.
+    runs_dir
+        Also write both sides' runs there as TREC files, the way Pyserini writes them
+        (``pyserini-k1=0.9-b=0.4.trec``, ``rserini-k1=0.9-b=0.4.trec``, ...).
+
+    Returns
+    -------
+    ParityReport
+        The measurements; see :meth:`ParityReport.to_text` and
+        :meth:`ParityReport.failures`.
+
+    Raises
+    ------
+    PyseriniUnavailableError
+        If Pyserini, pyjnius or Java 21+ is missing (naming the install command).
+    ParityError
+        For unreadable input or a failure of the Pyserini side.
+    """
+    corpus_path = Path(corpus)
+    docs, issues = read_corpus(corpus_path)
+    if queries is None:
+        queries = _default_file(corpus_path, "queries.jsonl")
+        if queries is None:
+            raise ParityError(f"{corpus_path}: no queries.jsonl: give the queries")
+    topics = (
+        list(read_queries(queries)) if isinstance(queries, (str, os.PathLike)) else list(queries)
+    )
+    if qrels is None:
+        qrels = _default_file(corpus_path, "qrels/test.tsv")
+    judged: Mapping[str, Mapping[str, int]] | None = None
+    if qrels is not None:
+        if isinstance(qrels, (str, os.PathLike)):
+            from rserini.formats import read_qrels
+
+            judged = read_qrels(qrels)
+        else:
+            judged = qrels
+        topics = [(qid, text) for qid, text in topics if qid in judged]
+    if not topics:
+        raise ParityError("no query to run (none judged in the qrels?)")
+    seen_qids: set[str] = set()
+    for qid, _ in topics:
+        if qid in seen_qids:
+            raise ParityError(f"query id {qid!r} appears twice")
+        seen_qids.add(qid)
+    threads = threads or 2
+    texts = [contents for _, contents in docs] + [text for _, text in topics]
+
+    with tempfile.TemporaryDirectory(prefix="rserini-parity-") as tmp:
+        work = Path(work_dir) if work_dir is not None else Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        stats, tokens, pyserini_runs = _pyserini_side(
+            docs, topics, settings, k, work, threads, max_heap, texts
+        )
+        pyserini_seconds = time.perf_counter() - start
+
+    start = time.perf_counter()
+    index = Index.build(docs, analyzer="lucene-english", threads=threads, progress=False)
+    rserini_runs = _rserini_runs(index, topics, settings, k, threads)
+    rserini_seconds = time.perf_counter() - start
+    ours = Analyzer("lucene-english").analyze_batch(texts)
+
+    token_report = TokenReport(documents=len(docs), identical=0, queries=len(topics))
+    ids = [d for d, _ in docs] + [f"query:{q}" for q, _ in topics]
+    for i, (ident, theirs, mine) in enumerate(zip(ids, tokens, ours, strict=True)):
+        if theirs == mine:
+            if i < len(docs):
+                token_report.identical += 1
+            else:
+                token_report.identical_queries += 1
+            continue
+        token_report.differing.append(ident)
+        if len(token_report.examples) < EXAMPLES:
+            token_report.examples.append(_token_diff(ident, theirs, mine))
+
+    reports = [
+        _compare_setting(
+            float(k1),
+            float(b),
+            theirs,
+            mine,
+            remove_query,
+            judged,
+            k,
+            Path(runs_dir) if runs_dir is not None else None,
+        )
+        for (k1, b), theirs, mine in zip(settings, pyserini_runs, rserini_runs, strict=True)
+    ]
+    rs_stats = index.stats()
+    from rserini import __version__
+
+    return ParityReport(
+        corpus=str(corpus_path),
+        documents=len(docs),
+        queries=len(topics),
+        k=k,
+        remove_query=remove_query,
+        issues=issues,
+        tokens=token_report,
+        settings=reports,
+        pyserini=stats,
+        rserini={
+            "version": __version__,
+            "num_docs": int(rs_stats["num_docs"]),
+            "doc_count": int(rs_stats.get("num_nonempty_docs", rs_stats["num_docs"])),
+            "total_terms": int(rs_stats["total_terms"]),
+        },
+        seconds={"pyserini": pyserini_seconds, "rserini": rserini_seconds},
+    )
+
+
+def compare_analyzers(
+    texts: Sequence[str], *, work_dir: StrPath | None = None
+) -> list[tuple[str, list[str], list[str]]]:
+    """Analyzes texts with Pyserini's default analyzer and with ``lucene-english``.
+
+    Parameters
+    ----------
+    texts
+        The texts.
+    work_dir
+        Where the files exchanged with the Pyserini process go (default: temporary).
+
+    Returns
+    -------
+    list of (str, list of str, list of str)
+        ``(text, pyserini_tokens, rserini_tokens)`` for each text whose streams differ.
+
+    Raises
+    ------
+    PyseriniUnavailableError
+        If Pyserini cannot run here.
+    """
+    cleaned = [_clean(t)[0] for t in texts]
+    with tempfile.TemporaryDirectory(prefix="rserini-analyze-") as tmp:
+        work = Path(work_dir) if work_dir is not None else Path(tmp)
+        _, theirs, _ = _pyserini_side([], [], [], 1, work, 1, "1g", cleaned)
+    ours = Analyzer("lucene-english").analyze_batch(cleaned)
+    return [(t, a, b) for t, a, b in zip(cleaned, theirs, ours, strict=True) if a != b]
