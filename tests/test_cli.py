@@ -130,3 +130,36 @@ def test_append_delete_info(tmp_path: Path) -> None:
     assert [(s["documents"], s["deleted"]) for s in info["segments"]] == [(1, 0), (1, 0)]
     out = rserini("search", "--index", index, "--json", "network")
     assert {h["docid"] for h in json.loads(out.stdout)["hits"]} == {"d4"}
+
+
+def test_run_pyserini_mode_writes_pyserini_s_run(tmp_path: Path) -> None:
+    """`rserini run --pyserini` on ADI writes, line for line, the committed Pyserini run."""
+    import gzip
+
+    from support import REPO, collection
+
+    folder = collection("adi")
+    assert (
+        rserini(
+            "index", "--input", folder / "corpus.jsonl", "--index", tmp_path / "i", "-q"
+        ).returncode
+        == 0
+    )
+    run = tmp_path / "run.trec"
+    out = rserini(
+        "run",
+        "--index",
+        tmp_path / "i",
+        "--queries",
+        folder / "queries.jsonl",
+        "--output",
+        run,
+        "--pyserini",
+        "--tag",
+        "pyserini-k1=0.9-b=0.4",
+        "-q",
+    )
+    assert out.returncode == 0, out.stderr
+    with gzip.open(REPO / "tests" / "data" / "adi-pyserini-bm25.trec.gz", "rt") as f:
+        golden = [line for line in f if line.rstrip().endswith("pyserini-k1=0.9-b=0.4")]
+    assert run.read_text().splitlines(keepends=True) == golden

@@ -214,6 +214,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     queries = read_queries(args.queries)
     if not queries:
         raise SystemExit(f"error: {args.queries} holds no query")
+    if args.pyserini:
+        return _run_as_pyserini(args, index, queries)
     qids = [q for q, _ in queries]
     texts = [t for _, t in queries]
     depth = args.k + 1 if args.remove_query else args.k
@@ -237,6 +239,30 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(
             f"{len(queries):,} queries in {elapsed:.2f}s ({len(queries) / max(elapsed, 1e-9):,.0f} "
             f"queries/s), {lines:,} lines -> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple[str, str]]) -> int:
+    """Writes the run Pyserini would: its rounding, tie nudging and --remove-query."""
+    from rserini.pyserini import LuceneSearcher, run, write_run
+
+    if (args.model, args.variant, args.length, args.delta) != ("bm25", "lucene", "lucene", None):
+        raise SystemExit(
+            "error: --pyserini reproduces Lucene BM25: drop --model/--variant/--length"
+        )
+    searcher = LuceneSearcher(index)
+    searcher.set_bm25(args.k1, args.b)
+    start = time.perf_counter()
+    results = run(
+        searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
+    )
+    elapsed = time.perf_counter() - start
+    lines = write_run(results, args.output, tag=args.tag)
+    if not args.quiet:
+        print(
+            f"{len(queries):,} queries in {elapsed:.2f}s, {lines:,} lines -> {args.output}",
             file=sys.stderr,
         )
     return 0
@@ -484,6 +510,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="drop a hit whose docid equals its query id (as Pyserini's BEIR runs)",
     )
     p.add_argument("--tag", default="rserini", help="run tag (last column)")
+    p.add_argument(
+        "--pyserini",
+        action="store_true",
+        help="write exactly what Pyserini writes: scores rounded to 4 decimals with ties "
+        "nudged apart, and --remove-query after searching k hits (Lucene BM25 only)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     _add_model_args(p)
     p.set_defaults(func=_cmd_run)
