@@ -349,3 +349,35 @@ def test_cli_eval_errors_are_one_line(tmp_path: Path, run_text: str, metric: str
     assert "Traceback" not in out.stderr
     assert out.stderr.startswith("rserini: error: ") and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_pyserini_runs_evaluate_as_ir_measures_evaluates_them(tmp_path: Path) -> None:
+    """Pyserini's own ADI runs (tests/data) give ir-measures' numbers, per query too."""
+    import gzip
+
+    from support import REPO
+
+    folder = collection("adi")
+    qrels = beir_collection(folder).qrels()
+    with gzip.open(REPO / "tests" / "data" / "adi-pyserini-bm25.trec.gz", "rt") as f:
+        lines = [line for line in f if line.rstrip().endswith("pyserini-k1=0.9-b=0.4")]
+    path = tmp_path / "pyserini.trec"
+    path.write_text("".join(lines))
+    run = read_run(path)
+    result = evaluate(run, qrels, ["nDCG@10", "R@1000", "MAP"], per_query=True)
+    reference = ir_measures.calc_aggregate([nDCG @ 10, R @ 1000, AP], qrels, run)
+    assert result["nDCG@10"] == pytest.approx(reference[nDCG @ 10], rel=1e-12)
+    assert result["R@1000"] == pytest.approx(reference[R @ 1000], rel=1e-12)
+    assert result["MAP"] == pytest.approx(reference[AP], rel=1e-12)
+    assert round(result["nDCG@10"], 4) == 0.4747  # docs/parity.md
+    per_query = {
+        (m.query_id, m.measure): m.value for m in ir_measures.iter_calc([nDCG @ 10], qrels, run)
+    }
+    assert result.per_query is not None
+    for qid, values in result.per_query.items():
+        assert values["nDCG@10"] == pytest.approx(per_query.get((qid, nDCG @ 10), 0.0))
+    out = cli(
+        "eval", "--qrels", folder / "qrels" / "test.tsv", "--run", path, "--metrics", "nDCG@10"
+    )
+    assert out.returncode == 0, out.stderr
+    assert "0.4747" in out.stdout
