@@ -203,15 +203,17 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
     }
 }
 
-fn score_bm25(
-    index: &Index,
+/// Adds `score(weight, doc, tf)` to the accumulator for every live posting
+/// of every query term in `segment`, term by term in query order. Postings
+/// with tf = 0 or in an empty document can only come from a damaged file and
+/// are skipped, as is any posting `score` returns `None` for.
+fn accumulate(
     segment: &Segment,
     terms: &[QueryTerm],
     weights: &[f64],
-    params: &Bm25Params,
     acc: &mut Accumulator,
+    score: impl Fn(f64, u32, u32) -> Option<f32>,
 ) {
-    let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
     let data = segment.data();
     for (qt, &weight) in terms.iter().zip(weights) {
         let Some(ord) = data.term_ord(&qt.term) else {
@@ -223,22 +225,31 @@ fn score_bm25(
                 break;
             };
             for i in 0..len {
-                let doc = acc.decoder.docs[i];
-                // A real posting has tf >= 1 in a document of length >= tf;
-                // anything else comes from a damaged file.
-                if segment.is_deleted(doc) || acc.decoder.tfs[i] == 0 || data.length(doc) == 0 {
+                let (doc, tf) = (acc.decoder.docs[i], acc.decoder.tfs[i]);
+                if tf == 0 || data.length(doc) == 0 || segment.is_deleted(doc) {
                     continue;
                 }
-                let s = scorer.score(
-                    weight as f32,
-                    acc.decoder.tfs[i],
-                    data.norm(doc),
-                    data.length(doc),
-                );
-                acc.add(doc, s);
+                if let Some(s) = score(weight, doc, tf) {
+                    acc.add(doc, s);
+                }
             }
         }
     }
+}
+
+fn score_bm25(
+    index: &Index,
+    segment: &Segment,
+    terms: &[QueryTerm],
+    weights: &[f64],
+    params: &Bm25Params,
+    acc: &mut Accumulator,
+) {
+    let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
+    let data = segment.data();
+    accumulate(segment, terms, weights, acc, |weight, doc, tf| {
+        Some(scorer.score(weight as f32, tf, data.norm(doc), data.length(doc)))
+    });
 }
 
 fn score_tfidf(
@@ -250,34 +261,11 @@ fn score_tfidf(
     acc: &mut Accumulator,
 ) {
     let norms = &index.tfidf_norms()[s];
-    let data = segment.data();
-    for (qt, &weight) in terms.iter().zip(weights) {
-        let Some(ord) = data.term_ord(&qt.term) else {
-            continue;
-        };
-        let list = data.postings(ord);
-        for b in 0..list.num_blocks() {
-            let Some(len) = acc.decoder.decode(&list, b) else {
-                break;
-            };
-            for i in 0..len {
-                let doc = acc.decoder.docs[i];
-                if segment.is_deleted(doc) {
-                    continue;
-                }
-                // A posting's document always has a positive norm, unless a
-                // file is damaged: never let that produce NaN.
-                let norm = norms.get(doc as usize).copied().unwrap_or(0.0);
-                if norm.is_nan() || norm <= 0.0 || acc.decoder.tfs[i] == 0 {
-                    continue;
-                }
-                acc.add(
-                    doc,
-                    (weight * tfidf::sublinear_tf(acc.decoder.tfs[i]) / norm) as f32,
-                );
-            }
-        }
-    }
+    accumulate(segment, terms, weights, acc, |weight, doc, tf| {
+        // A posting's document has a positive norm unless a file is damaged.
+        let norm = norms.get(doc as usize).copied().filter(|n| *n > 0.0)?;
+        Some((weight * tfidf::sublinear_tf(tf) / norm) as f32)
+    });
 }
 
 /// The tie rule: higher score first, then smaller docid.

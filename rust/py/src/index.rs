@@ -93,6 +93,18 @@ pub fn with_threads<T: Send>(
     }
 }
 
+/// Runs `f` without the GIL, on `threads` threads; core errors become
+/// Python exceptions.
+fn detached<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    py.detach(|| with_threads(threads, f))
+        .map_err(CoreError)?
+        .map_err(|e| CoreError(e).into())
+}
+
 fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
     if !enabled {
         return ProgressBar::hidden();
@@ -168,9 +180,7 @@ fn build_from_py(
     let mut batch = Vec::with_capacity(PY_BATCH);
     let add = |py: Python<'_>, builder: &mut IndexBuilder, batch: Vec<Doc>| -> PyResult<()> {
         let n = batch.len() as u64;
-        py.detach(|| with_threads(threads, || builder.add_batch(batch)))
-            .map_err(CoreError)?
-            .map_err(CoreError)?;
+        detached(py, threads, || builder.add_batch(batch))?;
         bar.inc(n);
         Ok(())
     };
@@ -183,10 +193,7 @@ fn build_from_py(
     if !batch.is_empty() {
         add(py, &mut builder, batch)?;
     }
-    let index = py
-        .detach(|| with_threads(threads, || builder.finish()))
-        .map_err(CoreError)?
-        .map_err(CoreError)?;
+    let index = detached(py, threads, || builder.finish())?;
     bar.finish_and_clear();
     Ok(index)
 }
@@ -240,21 +247,16 @@ impl PyIndex {
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let bar = progress_bar(progress, None, "indexing");
-        let index = py
-            .detach(|| {
-                with_threads(threads, || -> Result<Index, Error> {
-                    let mut builder = IndexBuilder::new(config, store)?;
-                    corpus::read_documents(&path, |batch| {
-                        let n = batch.len() as u64;
-                        builder.add_batch(batch)?;
-                        bar.inc(n);
-                        Ok(())
-                    })?;
-                    builder.finish()
-                })
-            })
-            .map_err(CoreError)?
-            .map_err(CoreError)?;
+        let index = detached(py, threads, || {
+            let mut builder = IndexBuilder::new(config, store)?;
+            corpus::read_documents(&path, |batch| {
+                let n = batch.len() as u64;
+                builder.add_batch(batch)?;
+                bar.inc(n);
+                Ok(())
+            })?;
+            builder.finish()
+        })?;
         bar.finish_and_clear();
         Ok(PyIndex::new(
             index,
@@ -276,23 +278,18 @@ impl PyIndex {
         progress: bool,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
-        let (index, fingerprint) = py
-            .detach(|| {
-                with_threads(threads, || -> Result<(Index, String), Error> {
-                    let files = walk::list_files(&root, max_file_bytes)?;
-                    let fingerprint = walk::fingerprint(&files);
-                    let bar = progress_bar(progress, Some(files.len() as u64), "indexing");
-                    let docs = walk::read_files(&root, &files);
-                    bar.set_position(files.len() as u64);
-                    let mut builder = IndexBuilder::new(config, store)?;
-                    builder.add_batch(docs)?;
-                    let index = builder.finish()?;
-                    bar.finish_and_clear();
-                    Ok((index, fingerprint))
-                })
-            })
-            .map_err(CoreError)?
-            .map_err(CoreError)?;
+        let (index, fingerprint) = detached(py, threads, || {
+            let files = walk::list_files(&root, max_file_bytes)?;
+            let fingerprint = walk::fingerprint(&files);
+            let bar = progress_bar(progress, Some(files.len() as u64), "indexing");
+            let docs = walk::read_files(&root, &files);
+            bar.set_position(files.len() as u64);
+            let mut builder = IndexBuilder::new(config, store)?;
+            builder.add_batch(docs)?;
+            let index = builder.finish()?;
+            bar.finish_and_clear();
+            Ok((index, fingerprint))
+        })?;
         Ok(PyIndex::new(index, Some(fingerprint)))
     }
 
@@ -403,27 +400,25 @@ impl PyIndex {
         let source = self.source.clone();
         let store = self.store;
         let holds_lock = pending.lock.is_some();
-        let result = py.detach(|| {
-            with_threads(threads, || -> Result<Option<Index>, Error> {
-                let latest = store::latest(&index, true)?;
-                let base = latest.as_ref().unwrap_or(&index);
-                if adds.is_empty() && deletes.is_empty() {
-                    return Ok(latest);
-                }
-                // Documents another writer deleted meanwhile need no deleting.
-                let deletes: Vec<String> = deletes
-                    .into_iter()
-                    .filter(|d| base.doc(d).is_ok())
-                    .collect();
-                let next = base.with_changes(adds, &deletes, store)?;
-                match (base.dir(), holds_lock) {
-                    (Some(dir), true) => store::save_locked(&next, dir, source).map(Some),
-                    _ => Ok(Some(next)),
-                }
-            })
+        let result = detached(py, threads, || {
+            let latest = store::latest(&index, true)?;
+            let base = latest.as_ref().unwrap_or(&index);
+            if adds.is_empty() && deletes.is_empty() {
+                return Ok(latest);
+            }
+            // Documents another writer deleted meanwhile need no deleting.
+            let deletes: Vec<String> = deletes
+                .into_iter()
+                .filter(|d| base.doc(d).is_ok())
+                .collect();
+            let next = base.with_changes(adds, &deletes, store)?;
+            match (base.dir(), holds_lock) {
+                (Some(dir), true) => store::save_locked(&next, dir, source).map(Some),
+                _ => Ok(Some(next)),
+            }
         });
         pending.lock = None;
-        if let Some(next) = result.map_err(CoreError)?.map_err(CoreError)? {
+        if let Some(next) = result? {
             self.replace(next);
         }
         Ok(())
