@@ -100,12 +100,23 @@ def test_large_index_round_trip_with_full_blocks(tmp_path: Path) -> None:
 
 
 def test_pickle_uses_the_saved_path(tmp_path: Path, tiny_index: Index) -> None:
-    with pytest.raises(TypeError, match="save"):
-        pickle.dumps(tiny_index)
     tiny_index.save(tmp_path / "p")
     clone = pickle.loads(pickle.dumps(tiny_index))
     assert results(clone, "network") == results(tiny_index, "network")
     assert str(clone.path) == str(tmp_path / "p")
+
+
+def test_pickle_of_an_in_memory_index_carries_its_bytes(tiny_index: Index) -> None:
+    tiny_index.add([("d9", "a brand new network document")])
+    tiny_index.delete("d2")
+    tiny_index.commit()
+    clone = pickle.loads(pickle.dumps(tiny_index))
+    assert clone.path is None
+    assert len(clone) == len(tiny_index) == 4
+    for q in [*QUERIES, "brand new"]:
+        assert results(clone, q) == results(tiny_index, q)
+    assert clone.doc("d9") == tiny_index.doc("d9")
+    assert clone.stats() == tiny_index.stats()
 
 
 def test_empty_documents_and_empty_corpus() -> None:

@@ -116,7 +116,7 @@ class Index:
 
     Build it with :meth:`build`, :meth:`from_jsonl` or :meth:`from_source_tree`,
     or open a saved one with :meth:`load`. All scoring parameters are chosen
-    per query. Pickling an index pickles the path it was saved to.
+    per query. A saved index pickles as its path, an in-memory one as its bytes.
     """
 
     @staticmethod
@@ -319,6 +319,9 @@ def rrf_full_depth(
 ) -> list[tuple[int, float]]:
     """Fusion over documents ``0..num_docs``, each ranking continuing with its
     unlisted documents in ascending order; the ``top`` best."""
+
+def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
+    """Rebuilds an in-memory index from its pickled files."""
 
 def read_queries(path: StrPath) -> list[tuple[str, str]]:
     """Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file."""

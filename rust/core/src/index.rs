@@ -499,6 +499,16 @@ impl Index {
         Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
     }
 
+    /// The same index, detached from any folder (as if never saved).
+    pub fn in_memory(&self) -> Result<Index> {
+        let segments = self
+            .segments
+            .iter()
+            .map(|s| Segment::with_deletions(s.data.clone(), s.deletions.clone(), None, None))
+            .collect();
+        Index::from_segments(self.analyzer.clone(), segments, None)
+    }
+
     /// The same index, recorded as saved in `dir` as `generation`.
     pub(crate) fn persisted(
         &self,

@@ -14,7 +14,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
@@ -539,13 +539,38 @@ impl PyIndex {
         )
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PathBuf,))> {
-        let Some(path) = slf.get().path() else {
-            return Err(PyTypeError::new_err(
-                "an index is pickled by its path: save() it first, then pickle it",
-            ));
-        };
-        Ok((slf.get_type().getattr("load")?, (path,)))
+    /// A saved index pickles as its path; an in-memory one as its files' bytes.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        if let Some(path) = slf.get().path() {
+            return Ok((slf.get_type().getattr("load")?, PyTuple::new(py, [path])?));
+        }
+        let index = slf.get().snapshot();
+        let source = slf.get().source.clone();
+        let files = detached(py, None, || {
+            let dir = scratch_dir();
+            let saved = store::save(&index, &dir, source.clone());
+            let files = saved.and_then(|_| read_folder(&dir));
+            let _ = std::fs::remove_dir_all(&dir);
+            files
+        })?;
+        let dict = PyDict::new(py);
+        for (name, bytes) in files {
+            dict.set_item(name, PyBytes::new(py, &bytes))?;
+        }
+        let from_files = py.import("rserini._core")?.getattr("_index_from_files")?;
+        Ok((
+            from_files,
+            PyTuple::new(
+                py,
+                [
+                    dict.into_any(),
+                    slf.get().source.clone().into_pyobject(py)?.into_any(),
+                ],
+            )?,
+        ))
     }
 
     /// The original fields of a stored document: the JSON object it was
@@ -742,6 +767,55 @@ impl PyIndex {
         }
         Ok(())
     }
+}
+
+/// A fresh, unique scratch folder name under the system's temporary folder.
+fn scratch_dir() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("rserini-pickle-{}-{n}", std::process::id()))
+}
+
+/// Every file of a folder, by name.
+fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+        out.push((name, bytes));
+    }
+    Ok(out)
+}
+
+/// Rebuilds an in-memory index from the files its pickle carries.
+#[pyfunction]
+#[pyo3(signature = (files, source = None))]
+pub fn _index_from_files(
+    py: Python<'_>,
+    files: std::collections::HashMap<String, Vec<u8>>,
+    source: Option<String>,
+) -> PyResult<PyIndex> {
+    let index = detached(py, None, || {
+        let dir = scratch_dir();
+        let loaded = (|| {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            for (name, bytes) in &files {
+                if name.contains(['/', '\\']) || name.starts_with('.') {
+                    return Err(Error::corrupted(
+                        &dir,
+                        format!("bad file name {name:?} in a pickle"),
+                    ));
+                }
+                std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
+            }
+            store::load(&dir, false)?.in_memory()
+        })();
+        let _ = std::fs::remove_dir_all(&dir);
+        loaded
+    })?;
+    Ok(PyIndex::new(index, source))
 }
 
 /// The fingerprint of the source tree under `root`, as stored by `Index.from_source_tree`.

@@ -19,7 +19,9 @@ mod _core {
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
-    use crate::index::{PyIndex, read_queries, saved_index_source, source_fingerprint};
+    use crate::index::{
+        _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
+    };
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
 
