@@ -484,7 +484,7 @@ impl Index {
             segments.push(Segment::new(builder.finish()?));
         }
         segments.retain(|s| s.live_docs > 0);
-        let segments = merge_policy(&self.analyzer, segments)?;
+        let segments = merge_policy(segments)?;
         Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
     }
 
@@ -494,7 +494,7 @@ impl Index {
             if self.segments.len() <= 1 && !self.segments.iter().any(Segment::has_deletions) {
                 self.segments.clone()
             } else {
-                vec![merge(&self.analyzer, &self.segments)?]
+                vec![merge(&self.segments)?]
             };
         Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
     }
@@ -610,12 +610,12 @@ pub(crate) fn check_new_docids(
 /// The merge policy: rewrite segments with over [`MAX_DELETED_SHARE`]
 /// deleted documents, and merge the smallest segments while there are more
 /// than [`MAX_SEGMENTS`].
-fn merge_policy(analyzer: &Analyzer, segments: Vec<Segment>) -> Result<Vec<Segment>> {
+fn merge_policy(segments: Vec<Segment>) -> Result<Vec<Segment>> {
     let mut out = Vec::with_capacity(segments.len());
     for seg in segments {
         let deleted = seg.deletions.as_ref().map_or(0, |d| d.count());
         if deleted as f64 > MAX_DELETED_SHARE * seg.data.len() as f64 {
-            out.push(merge(analyzer, std::slice::from_ref(&seg))?);
+            out.push(merge(std::slice::from_ref(&seg))?);
         } else {
             out.push(seg);
         }
@@ -634,7 +634,7 @@ fn merge_policy(analyzer: &Analyzer, segments: Vec<Segment>) -> Result<Vec<Segme
                 small.push(seg);
             }
         }
-        kept.push(merge(analyzer, &small)?);
+        kept.push(merge(&small)?);
         let merged = kept;
         out = merged;
     }
@@ -643,7 +643,7 @@ fn merge_policy(analyzer: &Analyzer, segments: Vec<Segment>) -> Result<Vec<Segme
 
 /// Merges the live documents of `segments`, in order, into one new segment,
 /// straight from their postings.
-pub(crate) fn merge(_analyzer: &Analyzer, segments: &[Segment]) -> Result<Segment> {
+pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     // New local id of each live document, per segment.
     let mut remap: Vec<Vec<u32>> = Vec::with_capacity(segments.len());
     let mut docids: Vec<&str> = Vec::new();
