@@ -162,12 +162,14 @@ pub struct Index {
     pub(crate) generation: u64,
     docid_lookup: OnceLock<HashMap<String, u32>>,
     tfidf_norms: OnceLock<Vec<Vec<f64>>>,
+    /// Distinct terms and postings, counted on first use: not load work.
+    term_counts: OnceLock<(u64, u64)>,
 }
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Index")
-            .field("stats", &self.stats)
+            .field("stats", &self.stats())
             .finish_non_exhaustive()
     }
 }
@@ -192,9 +194,6 @@ impl Index {
             stats.num_nonempty_docs += s.live_nonempty;
             stats.total_terms += s.live_total_terms;
             stats.num_deleted += s.deletions.as_ref().map_or(0, |d| d.count() as u64);
-            stats.num_postings += (0..s.data.num_terms() as u32)
-                .map(|o| u64::from(s.data.term_info(o).df))
-                .sum::<u64>();
             stats.postings_bytes += s.data.postings.len() as u64;
             stats.store_bytes += s.data.store.as_ref().map_or(0, |st| st.size_bytes() as u64);
         }
@@ -203,22 +202,6 @@ impl Index {
                 "an index holds at most 4,294,967,295 documents".into(),
             ));
         }
-        stats.num_terms = match segments.len() {
-            0 => 0,
-            1 => segments[0].data.num_terms() as u64,
-            _ => {
-                let mut union = fst::map::OpBuilder::new();
-                for s in &segments {
-                    union = union.add(&s.data.terms);
-                }
-                let mut stream = union.union();
-                let mut count = 0u64;
-                while fst::Streamer::next(&mut stream).is_some() {
-                    count += 1;
-                }
-                count
-            }
-        };
         Ok(Index {
             analyzer,
             segments,
@@ -228,6 +211,7 @@ impl Index {
             generation: 0,
             docid_lookup: OnceLock::new(),
             tfidf_norms: OnceLock::new(),
+            term_counts: OnceLock::new(),
         })
     }
 
@@ -258,7 +242,33 @@ impl Index {
 
     /// Size figures.
     pub fn stats(&self) -> IndexStats {
-        self.stats
+        let (num_terms, num_postings) = *self.term_counts.get_or_init(|| {
+            let num_postings = self
+                .segments
+                .iter()
+                .flat_map(|s| {
+                    (0..s.data.num_terms() as u32).map(|o| u64::from(s.data.term_info(o).df))
+                })
+                .sum();
+            let num_terms = match self.segments.as_slice() {
+                [] => 0,
+                [one] => one.data.num_terms() as u64,
+                many => {
+                    let mut union = term_union(many);
+                    let mut count = 0u64;
+                    while fst::Streamer::next(&mut union).is_some() {
+                        count += 1;
+                    }
+                    count
+                }
+            };
+            (num_terms, num_postings)
+        });
+        IndexStats {
+            num_terms,
+            num_postings,
+            ..self.stats
+        }
     }
 
     /// The segments.
@@ -641,6 +651,15 @@ fn merge_policy(segments: Vec<Segment>) -> Result<Vec<Segment>> {
     Ok(out)
 }
 
+/// Every term of `segments` once, in order, with the ordinal it has in each.
+fn term_union(segments: &[Segment]) -> fst::map::Union<'_> {
+    let mut union = fst::map::OpBuilder::new();
+    for s in segments {
+        union = union.add(&s.data.terms);
+    }
+    union.union()
+}
+
 /// Merges the live documents of `segments`, in order, into one new segment,
 /// straight from their postings.
 pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
@@ -670,11 +689,7 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
         }
         remap.push(map);
     }
-    let mut union = fst::map::OpBuilder::new();
-    for s in segments {
-        union = union.add(&s.data.terms);
-    }
-    let mut stream = union.union();
+    let mut stream = term_union(segments);
     let mut term_builder = fst::MapBuilder::memory();
     let mut lists: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
     while let Some((term, hits)) = fst::Streamer::next(&mut stream) {

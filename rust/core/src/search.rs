@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::postings::BlockDecoder;
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
+use crate::segment::SegmentData;
 
 /// A scoring model with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,17 +138,16 @@ pub fn search_terms(index: &Index, terms: &[QueryTerm], k: usize, model: &Model)
         return Vec::new();
     }
     let weights = term_weights(index, terms, model);
+    let scorer = PostingScorer::new(index, model);
     let mut hits = Vec::new();
     SCRATCH.with(|cell| {
         let mut acc = cell.borrow_mut();
         for (s, segment) in index.segments().iter().enumerate() {
             acc.reset(segment.data().len());
-            match model {
-                Model::Bm25(params) => {
-                    score_bm25(index, segment, terms, &weights, params, &mut acc)
-                }
-                Model::TfIdf => score_tfidf(index, s, segment, terms, &weights, &mut acc),
-            }
+            let data = segment.data();
+            accumulate(segment, terms, &weights, &mut acc, |weight, doc, tf| {
+                scorer.score(s, data, weight, doc, tf)
+            });
             let local = select_top_k(segment, &acc, k);
             hits.extend(local.into_iter().map(|d| ScoredDoc {
                 doc: index.global(s, d.doc),
@@ -237,35 +237,41 @@ fn accumulate(
     }
 }
 
-fn score_bm25(
-    index: &Index,
-    segment: &Segment,
-    terms: &[QueryTerm],
-    weights: &[f64],
-    params: &Bm25Params,
-    acc: &mut Accumulator,
-) {
-    let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
-    let data = segment.data();
-    accumulate(segment, terms, weights, acc, |weight, doc, tf| {
-        Some(scorer.score(weight as f32, tf, data.norm(doc), data.length(doc)))
-    });
+/// How one posting scores under a model, bound to the index's statistics
+/// once per query; shared by searching and explaining, so both give the
+/// same number.
+// One value per query, on the stack: its size does not matter.
+#[allow(clippy::large_enum_variant)]
+enum PostingScorer<'a> {
+    Bm25(Bm25Scorer),
+    TfIdf(&'a [Vec<f64>]),
 }
 
-fn score_tfidf(
-    index: &Index,
-    s: usize,
-    segment: &Segment,
-    terms: &[QueryTerm],
-    weights: &[f64],
-    acc: &mut Accumulator,
-) {
-    let norms = &index.tfidf_norms()[s];
-    accumulate(segment, terms, weights, acc, |weight, doc, tf| {
-        // A posting's document has a positive norm unless a file is damaged.
-        let norm = norms.get(doc as usize).copied().filter(|n| *n > 0.0)?;
-        Some((weight * tfidf::sublinear_tf(tf) / norm) as f32)
-    });
+impl<'a> PostingScorer<'a> {
+    fn new(index: &'a Index, model: &Model) -> Self {
+        match model {
+            Model::Bm25(params) => PostingScorer::Bm25(Bm25Scorer::new(
+                *params,
+                index.collection_stats(params.length),
+            )),
+            Model::TfIdf => PostingScorer::TfIdf(index.tfidf_norms()),
+        }
+    }
+
+    /// The score of term weight `weight` for `doc` (of segment `s`) holding it `tf` times.
+    #[inline]
+    fn score(&self, s: usize, data: &SegmentData, weight: f64, doc: u32, tf: u32) -> Option<f32> {
+        match self {
+            PostingScorer::Bm25(scorer) => {
+                Some(scorer.score(weight as f32, tf, data.norm(doc), data.length(doc)))
+            }
+            PostingScorer::TfIdf(norms) => {
+                // A posting's document has a positive norm unless a file is damaged.
+                let norm = norms[s].get(doc as usize).copied().filter(|n| *n > 0.0)?;
+                Some((weight * tfidf::sublinear_tf(tf) / norm) as f32)
+            }
+        }
+    }
 }
 
 /// The tie rule: higher score first, then smaller docid.
@@ -356,23 +362,20 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         });
         tf
     };
-    let (formula, seen_length, idf_of): (String, f32, Box<dyn Fn(u64) -> f64>) = match model {
-        Model::Bm25(params) => {
-            let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
-            let n = scorer.stats().num_docs;
-            let variant = params.variant;
+    let scorer = PostingScorer::new(index, model);
+    let (formula, seen_length, idf_of): (String, f32, Box<dyn Fn(u64) -> f64>) = match &scorer {
+        PostingScorer::Bm25(bm25) => {
+            let n = bm25.stats().num_docs;
+            let variant = bm25.params().variant;
             (
-                scorer.formula(),
-                scorer.seen_length(data.norm(doc), data.length(doc)),
+                bm25.formula(),
+                bm25.seen_length(data.norm(doc), data.length(doc)),
                 Box::new(move |df| crate::scoring::bm25_idf(variant, n, df)),
             )
         }
-        Model::TfIdf => {
+        PostingScorer::TfIdf(norms) => {
             let n = index.stats().num_docs;
-            let doc_norm = index.tfidf_norms()[s]
-                .get(doc as usize)
-                .copied()
-                .unwrap_or(0.0);
+            let doc_norm = norms[s].get(doc as usize).copied().unwrap_or(0.0);
             (
                 format!(
                     "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
@@ -386,27 +389,11 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
     let mut total = 0f64;
     for (qt, &weight) in terms.iter().zip(&weights) {
         let tf = tf_of(&qt.term);
-        let score = if tf == 0 {
-            0.0
-        } else {
-            match model {
-                Model::Bm25(params) => Bm25Scorer::new(
-                    *params,
-                    index.collection_stats(params.length),
-                )
-                .score(weight as f32, tf, data.norm(doc), data.length(doc)),
-                Model::TfIdf => {
-                    let norm = index.tfidf_norms()[s]
-                        .get(doc as usize)
-                        .copied()
-                        .unwrap_or(1.0);
-                    (weight * tfidf::sublinear_tf(tf) / norm) as f32
-                }
-            }
+        let score = match tf {
+            0 => 0.0,
+            _ => scorer.score(s, data, weight, doc, tf).unwrap_or(0.0),
         };
-        if tf > 0 {
-            total += f64::from(score);
-        }
+        total += f64::from(score);
         out.push(TermExplanation {
             term: qt.term.clone(),
             query_tf: qt.query_tf,

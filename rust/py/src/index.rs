@@ -332,10 +332,7 @@ impl PyIndex {
         for (position, item) in docs.try_iter()?.enumerate() {
             new.push(extract_doc(&item?, position, &dumps)?);
         }
-        let mut pending = self.pending.lock().expect("not poisoned");
-        self.take_lock(&mut pending)?;
-        pending.adds.extend(new);
-        Ok(())
+        self.queue(new)
     }
 
     /// Queues the documents of JSONL files (as for `from_jsonl`) to add at the next `commit`.
@@ -349,9 +346,7 @@ impl PyIndex {
         })
         .map_err(CoreError)?;
         let count = docs.len();
-        let mut pending = self.pending.lock().expect("not poisoned");
-        self.take_lock(&mut pending)?;
-        pending.adds.extend(docs);
+        self.queue(docs)?;
         Ok(count)
     }
 
@@ -750,6 +745,14 @@ impl PyIndex {
 }
 
 impl PyIndex {
+    /// Queues documents to add at the next `commit`, taking the writer lock.
+    fn queue(&self, docs: Vec<Doc>) -> PyResult<()> {
+        let mut pending = self.pending.lock().expect("not poisoned");
+        self.take_lock(&mut pending)?;
+        pending.adds.extend(docs);
+        Ok(())
+    }
+
     /// Takes the folder's writer lock for the pending changes, if the index
     /// lives in a folder and the lock is not held yet.
     /// Once locked, the index moves to the latest saved state, since
