@@ -16,6 +16,7 @@ PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
 ModelName: TypeAlias = Literal["bm25", "tfidf"]
 Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
 LengthMode: TypeAlias = Literal["lucene", "exact"]
+Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
 StrPath: TypeAlias = str | PathLike[str]
 Document: TypeAlias = tuple[str, str] | Mapping[str, str]
 
@@ -260,9 +261,12 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        algorithm: Algorithm = "auto",
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
-        descending, then docid ascending.
+        descending, then docid ascending. ``algorithm`` chooses how the top k is
+        found (exhaustive scoring or exact MaxScore / block-max WAND pruning);
+        every choice returns the same hits, ``"auto"`` picks the fastest.
 
         Raises
         ------
@@ -281,6 +285,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
         of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``."""

@@ -21,6 +21,7 @@
 
 pub mod analysis;
 pub mod corpus;
+pub mod cursor;
 pub mod data;
 pub mod docstore;
 pub mod error;
@@ -28,6 +29,7 @@ pub mod fieldnorm;
 pub mod fusion;
 pub mod index;
 pub mod postings;
+pub mod pruned;
 pub mod scoring;
 pub mod search;
 pub mod segment;

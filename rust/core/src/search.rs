@@ -8,8 +8,9 @@
 //! ascending** (byte-wise). Per-term scores are float32 and are summed in
 //! float64 in query-term order, then rounded to float32, as Lucene sums the
 //! clauses of a boolean query. Collection statistics are the index's (all
-//! segments, live documents). This path is the reference that any faster
-//! (pruned, parallel) path must reproduce exactly.
+//! segments, live documents). This path is the reference that the pruned
+//! algorithms of [`crate::pruned`] reproduce exactly; [`Algorithm`] chooses
+//! between them.
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -19,6 +20,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::postings::BlockDecoder;
+use crate::pruned::{self, Pruning};
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
 use crate::segment::SegmentData;
 
@@ -29,6 +31,55 @@ pub enum Model {
     Bm25(Bm25Params),
     /// TF-IDF cosine similarity.
     TfIdf,
+}
+
+/// How the top k is found. Every choice returns the same hits (same
+/// documents, order and scores); only the time differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Pick per query and segment (see [`Algorithm::resolve`]).
+    #[default]
+    Auto,
+    /// Score every posting of every query term.
+    Exhaustive,
+    /// Document-at-a-time MaxScore with block-max bounds.
+    MaxScore,
+    /// Block-max WAND.
+    BlockMaxWand,
+}
+
+impl Algorithm {
+    /// Parses `auto`, `exhaustive`, `maxscore` or `bmw`.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "auto" => Ok(Algorithm::Auto),
+            "exhaustive" => Ok(Algorithm::Exhaustive),
+            "maxscore" => Ok(Algorithm::MaxScore),
+            "bmw" => Ok(Algorithm::BlockMaxWand),
+            other => Err(Error::Query(format!(
+                "unknown algorithm {other:?}: use auto, exhaustive, maxscore or bmw"
+            ))),
+        }
+    }
+
+    /// The pruning to run on one segment, or `None` for the exhaustive
+    /// path. Pruning needs BM25 with non-negative term weights (TF-IDF's
+    /// per-document norms and negative idfs have no block bounds), so other
+    /// queries run exhaustively whatever was asked.
+    fn resolve(self, model: &Model, weights: &[f64], postings: u64, k: usize) -> Option<Pruning> {
+        let prunable =
+            matches!(model, Model::Bm25(_)) && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
+        if !prunable {
+            return None;
+        }
+        match self {
+            Algorithm::Exhaustive => None,
+            Algorithm::MaxScore => Some(Pruning::MaxScore),
+            Algorithm::BlockMaxWand => Some(Pruning::BlockMaxWand),
+            // Pruning pays when the lists are long compared to the hits kept.
+            Algorithm::Auto => (postings > 32 * k as u64).then_some(Pruning::MaxScore),
+        }
+    }
 }
 
 /// One query term, with its frequency in the query.
@@ -128,33 +179,61 @@ pub fn check_k(k: i64) -> Result<usize> {
 /// An empty query, or one whose terms are all unknown or removed by the
 /// analyzer, matches nothing and returns no hits.
 pub fn search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<ScoredDoc> {
-    let terms = query_terms(index, query);
-    search_terms(index, &terms, k, model)
+    search_with(index, query, k, model, Algorithm::Auto)
 }
 
-/// [`search`] for already analyzed terms.
-pub fn search_terms(index: &Index, terms: &[QueryTerm], k: usize, model: &Model) -> Vec<ScoredDoc> {
+/// [`search`] by a chosen algorithm (all return the same hits).
+pub fn search_with(
+    index: &Index,
+    query: &str,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    let terms = query_terms(index, query);
+    search_terms(index, &terms, k, model, algorithm)
+}
+
+/// [`search_with`] for already analyzed terms.
+pub fn search_terms(
+    index: &Index,
+    terms: &[QueryTerm],
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
     if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
         return Vec::new();
     }
     let weights = term_weights(index, terms, model);
     let scorer = PostingScorer::new(index, model);
+    let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let mut hits = Vec::new();
-    SCRATCH.with(|cell| {
-        let mut acc = cell.borrow_mut();
-        for (s, segment) in index.segments().iter().enumerate() {
-            acc.reset(segment.data().len());
-            let data = segment.data();
-            accumulate(segment, terms, &weights, &mut acc, |weight, doc, tf| {
-                scorer.score(s, data, weight, doc, tf)
-            });
-            let local = select_top_k(segment, &acc, k);
-            hits.extend(local.into_iter().map(|d| ScoredDoc {
-                doc: index.global(s, d.doc),
-                score: d.score,
-            }));
-        }
-    });
+    for (s, segment) in index.segments().iter().enumerate() {
+        let data = segment.data();
+        let postings: u64 = terms
+            .iter()
+            .filter_map(|t| data.term_ord(&t.term))
+            .map(|ord| u64::from(data.term_info(ord).df))
+            .sum();
+        let local = match (&scorer, algorithm.resolve(model, &weights, postings, k)) {
+            (PostingScorer::Bm25(bm25), Some(pruning)) => {
+                pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
+            }
+            _ => SCRATCH.with(|cell| {
+                let mut acc = cell.borrow_mut();
+                acc.reset(data.len());
+                accumulate(segment, terms, &weights, &mut acc, |weight, doc, tf| {
+                    scorer.score(s, data, weight, doc, tf)
+                });
+                select_top_k(segment, &acc, k)
+            }),
+        };
+        hits.extend(local.into_iter().map(|d| ScoredDoc {
+            doc: index.global(s, d.doc),
+            score: d.score,
+        }));
+    }
     if index.segments().len() > 1 {
         hits.sort_unstable_by(|a, b| rank_order(index, a, b));
         hits.truncate(k);
@@ -169,10 +248,11 @@ pub fn batch_search(
     queries: &[String],
     k: usize,
     model: &Model,
+    algorithm: Algorithm,
 ) -> Vec<Vec<ScoredDoc>> {
     queries
         .par_iter()
-        .map(|q| search(index, q, k, model))
+        .map(|q| search_with(index, q, k, model, algorithm))
         .collect()
 }
 

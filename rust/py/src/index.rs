@@ -18,7 +18,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use rserini_core::search::{self, Model};
+use rserini_core::search::{self, Algorithm, Model};
 use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
@@ -637,7 +637,7 @@ impl PyIndex {
     }
 
     /// The `k` best documents for `query`.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None))]
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -650,12 +650,14 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        algorithm: &str,
     ) -> PyResult<Vec<PyHit>> {
         let query = nonempty_query(query_text(query)?)?;
         let k = search::check_k(k).map_err(CoreError)?;
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
-        let docs = py.detach(|| search::search(&index, &query, k, &model));
+        let docs = py.detach(|| search::search_with(&index, &query, k, &model, algorithm));
         Ok(hits(&index, docs))
     }
 
@@ -663,7 +665,7 @@ impl PyIndex {
     /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
     /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
     /// `docids()`. An empty query gives an empty (all padding) row.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None))]
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
         &self,
@@ -677,6 +679,7 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        algorithm: &str,
     ) -> PyResult<IdsAndScores<'py>> {
         if queries.is_instance_of::<PyString>() {
             return Err(PyTypeError::new_err(
@@ -691,10 +694,11 @@ impl PyIndex {
         // Columns beyond the number of documents could only hold padding.
         let k = search::check_k(k).map_err(CoreError)?.min(index.len());
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let (ids, scores) = py
             .detach(|| {
                 with_threads(threads, || {
-                    let results = search::batch_search(&index, &owned, k, &model);
+                    let results = search::batch_search(&index, &owned, k, &model, algorithm);
                     let mut ids = vec![-1i32; results.len() * k];
                     let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
                     for (row, docs) in results.iter().enumerate() {

@@ -1,0 +1,568 @@
+//! Exact dynamic pruning for BM25: document-at-a-time MaxScore and
+//! block-max WAND over the block metadata of the postings.
+//!
+//! Both skip documents whose score provably cannot enter the top k, and
+//! score every other candidate completely, so they return exactly what the
+//! exhaustive path of [`crate::search`] returns: the same documents, the
+//! same order under the tie rule, the same float32 scores (contributions are
+//! summed in float64 in query-term order, as there).
+//!
+//! Bounds come from each block's largest tf and smallest document length,
+//! which bound the score of any of its postings for every BM25 variant, k1
+//! and b chosen at query time (BM25 grows with tf and shrinks with length,
+//! and per-term scores are non-negative when the term weight is). Float
+//! rounding is kept on the safe side by a relative slack on every bound
+//! and comparison ([`SLACK`]): pruning may skip a little less than it
+//! could, never more.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use crate::cursor::{Cursor, END};
+use crate::fieldnorm;
+use crate::index::Segment;
+use crate::scoring::Bm25Scorer;
+use crate::search::{QueryTerm, ScoredDoc};
+
+/// Relative slack on bounds and thresholds, far above float64 rounding
+/// (~1e-16 per operation) and above a float32 ulp (~6e-8), so that a
+/// document scoring exactly the threshold is never pruned.
+const SLACK: f64 = 1e-6;
+
+/// Whether a document whose score is at most `bound` cannot enter a top k
+/// whose worst kept score is `threshold` (a tie could still enter by docid).
+#[inline]
+fn prunable(bound: f64, threshold: f64) -> bool {
+    bound * (1.0 + SLACK) < threshold
+}
+
+/// A kept hit; ordered so that the worst hit is the heap's greatest.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: f32,
+    rank: u32,
+    doc: u32,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(self.rank.cmp(&other.rank))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Entry {}
+
+/// The k best hits so far of one segment, under the tie rule (score
+/// descending, then rank of the docid ascending).
+pub(crate) struct TopK {
+    k: usize,
+    heap: BinaryHeap<Entry>,
+}
+
+impl TopK {
+    pub(crate) fn new(k: usize) -> Self {
+        TopK {
+            k,
+            heap: BinaryHeap::with_capacity(k.min(1 << 16) + 1),
+        }
+    }
+
+    /// The score a new hit must reach to be kept (−∞ until k are kept).
+    #[inline]
+    pub(crate) fn threshold(&self) -> f64 {
+        match self.heap.peek() {
+            Some(worst) if self.heap.len() >= self.k => f64::from(worst.score),
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// Offers a hit; returns whether the threshold may have changed.
+    #[inline]
+    fn push(&mut self, doc: u32, score: f32, rank: u32) -> bool {
+        let entry = Entry { score, rank, doc };
+        if self.heap.len() < self.k {
+            self.heap.push(entry);
+            return self.heap.len() == self.k;
+        }
+        match self.heap.peek_mut() {
+            Some(mut worst) if entry < *worst => {
+                *worst = entry;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The kept hits, best first.
+    pub(crate) fn into_sorted(self) -> Vec<ScoredDoc> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|e| ScoredDoc {
+                doc: e.doc,
+                score: e.score,
+            })
+            .collect()
+    }
+}
+
+/// One query term's cursor in a segment.
+struct TermCursor<'a> {
+    cursor: Cursor<'a>,
+    /// The term's BM25 weight (query tf × idf).
+    weight: f32,
+    /// Its position among the query's distinct terms.
+    query: usize,
+}
+
+/// A segment, a scorer and the per-document scratch both algorithms share.
+struct Scoring<'s> {
+    segment: &'s Segment,
+    scorer: &'s Bm25Scorer,
+    /// Each query term's contribution to the current document.
+    contrib: Vec<Option<f32>>,
+    top: TopK,
+}
+
+impl<'s> Scoring<'s> {
+    /// The exact score of the current posting of `t` for `doc` (`None` for a
+    /// posting the exhaustive path skips: tf 0 or an empty document, which
+    /// only a damaged file holds).
+    #[inline]
+    fn posting(&self, t: &TermCursor<'_>, doc: u32) -> Option<f32> {
+        let data = self.segment.data();
+        let (tf, length) = (t.cursor.tf(), data.length(doc));
+        (tf != 0 && length != 0).then(|| self.scorer.score(t.weight, tf, data.norm(doc), length))
+    }
+
+    /// Records `t`'s contribution to `doc`; returns it (0 if none).
+    #[inline]
+    fn add(&mut self, t: &TermCursor<'_>, doc: u32) -> f64 {
+        match self.posting(t, doc) {
+            Some(s) => {
+                self.contrib[t.query] = Some(s);
+                f64::from(s)
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Sums the recorded contributions in query order, offers the document
+    /// and clears the scratch; returns whether the threshold may have changed.
+    #[inline]
+    fn finish(&mut self, doc: u32) -> bool {
+        let mut total = 0f64;
+        let mut any = false;
+        for c in &mut self.contrib {
+            if let Some(s) = c.take() {
+                total += f64::from(s);
+                any = true;
+            }
+        }
+        any && self
+            .top
+            .push(doc, total as f32, self.segment.data().docid_rank(doc))
+    }
+
+    fn clear(&mut self) {
+        self.contrib.fill(None);
+    }
+
+    /// Whether `doc` is scored at all (the exhaustive path skips deleted
+    /// and empty documents).
+    #[inline]
+    fn live(&self, doc: u32) -> bool {
+        !self.segment.is_deleted(doc) && self.segment.data().length(doc) != 0
+    }
+}
+
+/// The dynamic pruning algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// MaxScore (Turtle and Flood 1995) with block-max bounds for the
+    /// non-essential terms.
+    MaxScore,
+    /// Block-max WAND (Ding and Suel 2011).
+    BlockMaxWand,
+}
+
+/// The `k` best documents of `segment` for BM25 term weights `weights` (all
+/// finite and ≥ 0), best first under the tie rule, by `pruning`.
+pub(crate) fn top_k(
+    segment: &Segment,
+    terms: &[QueryTerm],
+    weights: &[f32],
+    scorer: &Bm25Scorer,
+    k: usize,
+    pruning: Pruning,
+) -> Vec<ScoredDoc> {
+    let data = segment.data();
+    let inflate = |s: f32| f64::from(s) * (1.0 + SLACK);
+    let mut cursors = Vec::with_capacity(terms.len());
+    for (query, (qt, &weight)) in terms.iter().zip(weights).enumerate() {
+        let Some(ord) = data.term_ord(&qt.term) else {
+            continue;
+        };
+        let list = data.postings(ord);
+        if list.df == 0 {
+            continue;
+        }
+        let cursor = Cursor::new(
+            list,
+            |max_tf, min_length| {
+                inflate(scorer.score(
+                    weight,
+                    max_tf,
+                    fieldnorm::length_to_norm(min_length),
+                    min_length,
+                ))
+            },
+            |doc, tf| match data.length(doc) {
+                0 => 0.0,
+                length => inflate(scorer.score(weight, tf, data.norm(doc), length)),
+            },
+        );
+        cursors.push(TermCursor {
+            cursor,
+            weight,
+            query,
+        });
+    }
+    let mut scoring = Scoring {
+        segment,
+        scorer,
+        contrib: vec![None; terms.len()],
+        top: TopK::new(k),
+    };
+    match pruning {
+        Pruning::MaxScore => maxscore(&mut scoring, cursors),
+        Pruning::BlockMaxWand => block_max_wand(&mut scoring, cursors),
+    }
+    scoring.top.into_sorted()
+}
+
+/// MaxScore: terms sorted by bound; the lowest-bound ones whose bounds
+/// together cannot reach the threshold are "non-essential": a document
+/// holding only them is never visited. Candidates come from the essential
+/// terms; the non-essential ones are looked up (highest bound first) only
+/// while the document's score can still reach the threshold, bounded by
+/// their current blocks' bounds.
+fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
+    cursors.sort_by(|a, b| a.cursor.bound().total_cmp(&b.cursor.bound()));
+    let n = cursors.len();
+    // cumulative[i]: sum of the bounds of cursors[..=i].
+    let cumulative: Vec<f64> = cursors
+        .iter()
+        .scan(0f64, |sum, c| {
+            *sum += c.cursor.bound();
+            Some(*sum)
+        })
+        .collect();
+    let mut block_prefix = vec![0f64; n];
+    let mut threshold = s.top.threshold();
+    let mut first = 0;
+    loop {
+        while first < n && prunable(cumulative[first], threshold) {
+            first += 1;
+        }
+        let Some(doc) = cursors[first..].iter().map(|c| c.cursor.doc).min() else {
+            break;
+        };
+        if doc == END {
+            break;
+        }
+        let live = s.live(doc);
+        let mut partial = 0f64;
+        for t in &mut cursors[first..] {
+            if t.cursor.doc == doc {
+                if live {
+                    partial += s.add(t, doc);
+                }
+                t.cursor.next();
+            }
+        }
+        if !live {
+            continue;
+        }
+        // Non-essential terms: first their current blocks' bounds, from
+        // metadata alone, then their postings, highest bound first.
+        let mut sum = 0f64;
+        for (prefix, t) in block_prefix.iter_mut().zip(&mut cursors[..first]) {
+            sum += t.cursor.block_bound(doc);
+            *prefix = sum;
+        }
+        let mut pruned = false;
+        for i in (0..first).rev() {
+            if prunable(partial + block_prefix[i], threshold) {
+                pruned = true;
+                break;
+            }
+            let t = &mut cursors[i];
+            t.cursor.advance(doc);
+            if t.cursor.doc == doc {
+                partial += s.add(t, doc);
+            }
+        }
+        if pruned {
+            s.clear();
+        } else if s.finish(doc) {
+            threshold = s.top.threshold();
+        }
+    }
+}
+
+/// Block-max WAND: cursors kept sorted by current document; the pivot is
+/// the first document where the bounds of the lists up to it could reach
+/// the threshold. If the current blocks' bounds cannot, the whole range up
+/// to the nearest block end is skipped; otherwise lagging lists are moved
+/// to the pivot and, once all are there, it is scored in full.
+fn block_max_wand(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
+    let n = cursors.len();
+    loop {
+        cursors.sort_by_key(|t| t.cursor.doc);
+        let threshold = s.top.threshold();
+        let mut sum = 0f64;
+        let mut pivot = None;
+        for (i, t) in cursors.iter().enumerate() {
+            if t.cursor.doc == END {
+                break;
+            }
+            sum += t.cursor.bound();
+            if !prunable(sum, threshold) {
+                pivot = Some(i);
+                break;
+            }
+        }
+        let Some(mut p) = pivot else {
+            break;
+        };
+        let doc = cursors[p].cursor.doc;
+        while p + 1 < n && cursors[p + 1].cursor.doc == doc {
+            p += 1;
+        }
+        let block_sum: f64 = cursors[..=p]
+            .iter_mut()
+            .map(|t| t.cursor.block_bound(doc))
+            .sum();
+        if prunable(block_sum, threshold) {
+            // No document before the nearest block end (or the next list's
+            // document) can reach the threshold.
+            let mut next = cursors[..=p]
+                .iter_mut()
+                .map(|t| t.cursor.block_end(doc))
+                .min()
+                .unwrap_or(END)
+                .saturating_add(1);
+            if let Some(t) = cursors.get(p + 1) {
+                next = next.min(t.cursor.doc);
+            }
+            let widest = strongest(&cursors[..=p], |_| true);
+            cursors[widest].cursor.advance(next);
+        } else if cursors[0].cursor.doc == doc {
+            if s.live(doc) {
+                for t in &cursors[..=p] {
+                    s.add(t, doc);
+                }
+                s.finish(doc);
+            }
+            for t in &mut cursors[..=p] {
+                t.cursor.next();
+            }
+        } else {
+            let lagging = strongest(&cursors[..p], |t| t.cursor.doc < doc);
+            cursors[lagging].cursor.advance(doc);
+        }
+    }
+}
+
+/// Index of the highest-bound cursor among those `keep` accepts (the first
+/// one if none does).
+fn strongest(cursors: &[TermCursor<'_>], keep: impl Fn(&TermCursor<'_>) -> bool) -> usize {
+    cursors
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| keep(t))
+        .max_by(|a, b| a.1.cursor.bound().total_cmp(&b.1.cursor.bound()))
+        .map_or(0, |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use crate::analysis::AnalyzerConfig;
+    use crate::index::Index;
+    use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
+    use crate::search::{Algorithm, Model, search_with};
+    use crate::segment::Doc;
+
+    /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
+    /// common), so that some lists span many blocks and others are short.
+    fn corpus(seed: u64, docs: usize, vocab: u64) -> Vec<Doc> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..docs)
+            .map(|d| {
+                let len = 1 + next() % (1 + next() % 120);
+                let words: Vec<String> = (0..len)
+                    .map(|_| {
+                        let r = next() % vocab;
+                        format!("w{}", r * r / vocab)
+                    })
+                    .collect();
+                Doc::new(format!("d{:05}", (d * 7919) % 100_000), words.join(" "))
+            })
+            .collect()
+    }
+
+    fn index(seed: u64, docs: usize, vocab: u64, deletes: usize, extra: usize) -> Index {
+        let config = AnalyzerConfig::preset("whitespace").unwrap();
+        let all = corpus(seed, docs + extra, vocab);
+        let (first, added) = all.split_at(docs);
+        let mut index = Index::build_docs(config, first.to_vec(), false).unwrap();
+        if deletes > 0 || extra > 0 {
+            let gone: Vec<String> = first
+                .iter()
+                .step_by((docs / deletes.max(1)).max(1))
+                .take(deletes)
+                .map(|d| d.docid.clone())
+                .collect();
+            index = index.with_changes(added.to_vec(), &gone, false).unwrap();
+        }
+        index
+    }
+
+    fn variant(i: usize) -> Bm25Variant {
+        [
+            Bm25Variant::Lucene,
+            Bm25Variant::Robertson,
+            Bm25Variant::Atire,
+            Bm25Variant::Bm25L,
+            Bm25Variant::Bm25Plus,
+        ][i % 5]
+    }
+
+    fn check(index: &Index, query: &str, k: usize, model: &Model) -> Result<(), TestCaseError> {
+        let expected = search_with(index, query, k, model, Algorithm::Exhaustive);
+        for algorithm in [
+            Algorithm::MaxScore,
+            Algorithm::BlockMaxWand,
+            Algorithm::Auto,
+        ] {
+            let got = search_with(index, query, k, model, algorithm);
+            prop_assert_eq!(got.len(), expected.len(), "{:?} {}", algorithm, query);
+            for (g, e) in got.iter().zip(&expected) {
+                prop_assert_eq!(g.doc, e.doc, "{:?} {} k={}", algorithm, query, k);
+                prop_assert_eq!(g.score.to_bits(), e.score.to_bits());
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn pruned_equals_exhaustive(
+            seed in any::<u64>(),
+            docs in 1usize..1500,
+            vocab in 2u64..400,
+            deletes in 0usize..40,
+            extra in 0usize..300,
+            queries in proptest::collection::vec(proptest::collection::vec(0u64..400, 1..12), 1..6),
+            k in prop_oneof![1usize..20, 20usize..2000],
+            k1 in prop_oneof![Just(0.0f64), 0.01f64..3.0, Just(25.0)],
+            b in prop_oneof![Just(0.0f64), 0.0f64..1.0, Just(1.0)],
+            v in 0usize..5,
+            exact in any::<bool>(),
+        ) {
+            let index = index(seed, docs, vocab, deletes.min(docs / 2), extra);
+            let length = if exact { LengthMode::Exact } else { LengthMode::Lucene };
+            let model = Model::Bm25(Bm25Params::new(k1, b, variant(v), length, None).unwrap());
+            for q in &queries {
+                let words: Vec<String> = q.iter().map(|r| format!("w{}", r * r / vocab.max(1))).collect();
+                check(&index, &words.join(" "), k, &model)?;
+            }
+        }
+    }
+
+    #[test]
+    fn ties_at_the_threshold_are_broken_by_docid() {
+        // Every document has the same length and one matching term: all
+        // scores tie, so the top k is decided by docid alone.
+        let config = AnalyzerConfig::preset("whitespace").unwrap();
+        let docs: Vec<Doc> = (0..1000)
+            .map(|d| Doc::new(format!("d{:04}", (d * 389) % 1000), "a b"))
+            .collect();
+        let index = Index::build_docs(config, docs, false).unwrap();
+        let model = Model::Bm25(Bm25Params::default());
+        for k in [1, 10, 129, 999, 1000, 1001] {
+            check(&index, "a b", k, &model).unwrap();
+            let hits = search_with(&index, "a", k, &model, Algorithm::MaxScore);
+            let first: Vec<&str> = hits.iter().map(|h| index.docid(h.doc).unwrap()).collect();
+            assert_eq!(first[0], "d0000");
+        }
+    }
+
+    #[test]
+    fn length_bounds_matter_when_every_tf_is_one() {
+        // One posting per document for each query term, lengths all
+        // different: only the length part of the bound separates documents.
+        let config = AnalyzerConfig::preset("whitespace").unwrap();
+        let docs: Vec<Doc> = (0..3000)
+            .map(|d| {
+                let length = 1 + (d * 7919) % 97;
+                let mut words = vec!["x"; length];
+                words[0] = if d % 3 == 0 { "a" } else { "b" };
+                if d % 5 == 0 {
+                    words.push("c");
+                }
+                Doc::new(format!("d{d:05}"), words.join(" "))
+            })
+            .collect();
+        let index = Index::build_docs(config, docs, false).unwrap();
+        for b in [0.0, 0.3, 0.75, 1.0] {
+            for exact in [false, true] {
+                let length = if exact {
+                    LengthMode::Exact
+                } else {
+                    LengthMode::Lucene
+                };
+                let params = Bm25Params::new(1.2, b, Bm25Variant::Lucene, length, None).unwrap();
+                for k in [1, 5, 50, 400] {
+                    check(&index, "a c", k, &Model::Bm25(params)).unwrap();
+                    check(&index, "b", k, &Model::Bm25(params)).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
+        let index = index(7, 800, 30, 0, 0);
+        check(&index, "w0 w1 w2 w17", 10, &Model::TfIdf).unwrap();
+        // Robertson's idf is negative for terms in over half the documents.
+        let robertson =
+            Bm25Params::new(1.2, 0.75, Bm25Variant::Robertson, LengthMode::Exact, None).unwrap();
+        check(&index, "w0 w1 w20", 10, &Model::Bm25(robertson)).unwrap();
+    }
+}
