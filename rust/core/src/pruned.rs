@@ -91,9 +91,19 @@ impl TopK {
         }
     }
 
+    /// Whether a hit scoring `score` could be kept (whatever its docid).
+    #[inline]
+    pub(crate) fn may_keep(&self, score: f32) -> bool {
+        self.heap.len() < self.k
+            || self
+                .heap
+                .peek()
+                .is_some_and(|worst| score.total_cmp(&worst.score) != Ordering::Less)
+    }
+
     /// Offers a hit; returns whether the threshold may have changed.
     #[inline]
-    fn push(&mut self, doc: u32, score: f32, rank: u32) -> bool {
+    pub(crate) fn push(&mut self, doc: u32, score: f32, rank: u32) -> bool {
         let entry = Entry { score, rank, doc };
         if self.heap.len() < self.k {
             self.heap.push(entry);

@@ -211,6 +211,12 @@ pub fn bm25_idf(variant: Bm25Variant, n: u64, df: u64) -> f64 {
     }
 }
 
+/// Lucene's BM25Scorer: `weight - weight / (1 + freq * normInverse)`, in float32.
+#[inline(always)]
+pub fn lucene_score(weight: f32, tf: u32, norm_inverse: f32) -> f32 {
+    weight - weight / (1f32 + tf as f32 * norm_inverse)
+}
+
 /// BM25 bound to collection statistics for one query: turns (weight, tf,
 /// length) into a term score.
 #[derive(Clone, Debug)]
@@ -261,20 +267,27 @@ impl Bm25Scorer {
         }
     }
 
+    /// Lucene's per-norm-byte cache, when the scorer is Lucene's own
+    /// (`lucene` variant with `lucene` lengths): then a posting scores
+    /// [`lucene_score`]`(weight, tf, cache[norm])`, with no other branch.
+    pub fn lucene_norm_cache(&self) -> Option<&[f32; 256]> {
+        (self.params.variant == Bm25Variant::Lucene && self.params.length == LengthMode::Lucene)
+            .then_some(&self.norm_cache)
+    }
+
     /// The score of a term of weight `weight` occurring `tf` times in a
     /// document whose norm byte is `norm` and exact length is `length`.
     #[inline]
     pub fn score(&self, weight: f32, tf: u32, norm: u8, length: u32) -> f32 {
         let p = &self.params;
         if p.variant == Bm25Variant::Lucene {
-            // Lucene's BM25Scorer: weight - weight / (1 + freq * normInverse).
             let norm_inverse = match p.length {
                 LengthMode::Lucene => self.norm_cache[usize::from(norm)],
                 LengthMode::Exact => {
                     1f32 / (p.k1 * ((1f32 - p.b) + p.b * length as f32 / self.avgdl))
                 }
             };
-            return weight - weight / (1f32 + tf as f32 * norm_inverse);
+            return lucene_score(weight, tf, norm_inverse);
         }
         let len = match p.length {
             LengthMode::Lucene => f64::from(self.length_table[usize::from(norm)]),

@@ -20,8 +20,8 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::postings::BlockDecoder;
-use crate::pruned::{self, Pruning};
-use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
+use crate::pruned::{self, Pruning, TopK};
+use crate::scoring::{Bm25Params, Bm25Scorer, lucene_score, tfidf};
 use crate::segment::SegmentData;
 
 /// A scoring model with its parameters.
@@ -208,24 +208,43 @@ pub fn search_terms(
     let weights = term_weights(index, terms, model);
     let scorer = PostingScorer::new(index, model);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
+    let postings: u64 = terms.iter().map(|t| t.df).sum();
+    let pruning = algorithm.resolve(model, &weights, postings, k);
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
-        let postings: u64 = terms
-            .iter()
-            .filter_map(|t| data.term_ord(&t.term))
-            .map(|ord| u64::from(data.term_info(ord).df))
-            .sum();
-        let local = match (&scorer, algorithm.resolve(model, &weights, postings, k)) {
+        let local = match (&scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
             }
             _ => SCRATCH.with(|cell| {
                 let mut acc = cell.borrow_mut();
                 acc.reset(data.len());
-                accumulate(segment, terms, &weights, &mut acc, |weight, doc, tf| {
-                    scorer.score(s, data, weight, doc, tf)
-                });
+                match &scorer {
+                    // Lucene's own BM25, the default, gets a loop of its own:
+                    // a table lookup per posting (norm 0 is length 0), and
+                    // for long lists a per-norm table of tf = 1 scores.
+                    PostingScorer::Bm25(bm25) if bm25.lucene_norm_cache().is_some() => {
+                        let cache = bm25.lucene_norm_cache().expect("checked");
+                        accumulate(segment, terms, &weights, &mut acc, |weight, df| {
+                            let w = weight as f32;
+                            let ones: Option<[f32; 256]> = (df >= TF1_TABLE_MIN_DF)
+                                .then(|| std::array::from_fn(|n| lucene_score(w, 1, cache[n])));
+                            move |doc, tf| match (data.norm(doc), &ones) {
+                                (0, _) => None,
+                                (norm, Some(ones)) if tf == 1 => Some(ones[usize::from(norm)]),
+                                (norm, _) => Some(lucene_score(w, tf, cache[usize::from(norm)])),
+                            }
+                        });
+                    }
+                    _ => accumulate(segment, terms, &weights, &mut acc, |weight, _| {
+                        let scorer = &scorer;
+                        move |doc, tf| match data.length(doc) {
+                            0 => None,
+                            _ => scorer.score(s, data, weight, doc, tf),
+                        }
+                    }),
+                }
                 select_top_k(segment, &acc, k)
             }),
         };
@@ -283,16 +302,22 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
     }
 }
 
-/// Adds `score(weight, doc, tf)` to the accumulator for every live posting
-/// of every query term in `segment`, term by term in query order. Postings
-/// with tf = 0 or in an empty document can only come from a damaged file and
-/// are skipped, as is any posting `score` returns `None` for.
-fn accumulate(
+/// Lists at least this long get a per-norm table of tf = 1 scores (256
+/// divisions, saved many times over).
+const TF1_TABLE_MIN_DF: u32 = 1024;
+
+/// Adds each posting's score to the accumulator for every live posting of
+/// every query term in `segment`, term by term in query order: `scorer(weight,
+/// df)` makes the term's `score(doc, tf)`. Postings with tf = 0 can only come
+/// from a damaged file and are skipped, as is any posting `score` returns
+/// `None` for (`score` must refuse documents of length 0, which only a
+/// damaged file holds postings of).
+fn accumulate<S: Fn(u32, u32) -> Option<f32>>(
     segment: &Segment,
     terms: &[QueryTerm],
     weights: &[f64],
     acc: &mut Accumulator,
-    score: impl Fn(f64, u32, u32) -> Option<f32>,
+    scorer: impl Fn(f64, u32) -> S,
 ) {
     let data = segment.data();
     for (qt, &weight) in terms.iter().zip(weights) {
@@ -300,16 +325,17 @@ fn accumulate(
             continue;
         };
         let list = data.postings(ord);
+        let score = scorer(weight, list.df);
         for b in 0..list.num_blocks() {
             let Some(len) = acc.decoder.decode(&list, b) else {
                 break;
             };
             for i in 0..len {
                 let (doc, tf) = (acc.decoder.docs[i], acc.decoder.tfs[i]);
-                if tf == 0 || data.length(doc) == 0 || segment.is_deleted(doc) {
+                if tf == 0 || segment.is_deleted(doc) {
                     continue;
                 }
-                if let Some(s) = score(weight, doc, tf) {
+                if let Some(s) = score(doc, tf) {
                     acc.add(doc, s);
                 }
             }
@@ -365,27 +391,69 @@ pub fn rank_order(index: &Index, a: &ScoredDoc, b: &ScoredDoc) -> Ordering {
 /// The `k` best local documents of one segment.
 fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
     let data = segment.data();
-    let order = |a: &ScoredDoc, b: &ScoredDoc| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| data.docid_rank(a.doc).cmp(&data.docid_rank(b.doc)))
-    };
     // Ids past the segment's end can only come from a damaged file.
-    let mut hits: Vec<ScoredDoc> = acc
+    let in_range = |doc: u32| (doc as usize) < data.len();
+    if k.saturating_mul(8) < acc.touched.len() {
+        // Few hits kept out of many: a heap, looking up docid ranks only
+        // for the scores that can still enter it.
+        let mut top = TopK::new(k);
+        for &doc in &acc.touched {
+            let score = acc.scores[doc as usize] as f32;
+            if in_range(doc) && top.may_keep(score) {
+                top.push(doc, score, data.docid_rank(doc));
+            }
+        }
+        return top.into_sorted();
+    }
+    // One integer key per hit orders by the tie rule with plain integer
+    // comparisons (no lookups while sorting).
+    let mut hits: Vec<(u64, u32)> = acc
         .touched
         .iter()
-        .filter(|&&doc| (doc as usize) < data.len())
-        .map(|&doc| ScoredDoc {
-            doc,
-            score: acc.scores[doc as usize] as f32,
+        .filter(|&&doc| in_range(doc))
+        .map(|&doc| {
+            let score = acc.scores[doc as usize] as f32;
+            (rank_key(score, data.docid_rank(doc)), doc)
         })
         .collect();
     if hits.len() > k {
-        hits.select_nth_unstable_by(k - 1, order);
+        hits.select_nth_unstable(k - 1);
         hits.truncate(k);
     }
-    hits.sort_unstable_by(order);
-    hits
+    hits.sort_unstable();
+    hits.into_iter()
+        .map(|(key, doc)| ScoredDoc {
+            doc,
+            score: key_score(key),
+        })
+        .collect()
+}
+
+/// A key whose ascending order is the tie rule: score descending (in
+/// `f32::total_cmp` order), then docid rank ascending.
+#[inline]
+fn rank_key(score: f32, rank: u32) -> u64 {
+    let bits = score.to_bits();
+    // Flip as `total_cmp` does, so unsigned order is total order...
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    };
+    // ...then invert it: higher scores get smaller keys.
+    (u64::from(!ordered) << 32) | u64::from(rank)
+}
+
+/// The score a [`rank_key`] was made from.
+#[inline]
+fn key_score(key: u64) -> f32 {
+    let ordered = !((key >> 32) as u32);
+    let bits = if ordered >> 31 == 1 {
+        ordered & !(1 << 31)
+    } else {
+        !ordered
+    };
+    f32::from_bits(bits)
 }
 
 /// How one query term contributes to one document's score.
@@ -491,4 +559,19 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         seen_length,
         terms: out,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn rank_keys_order_by_the_tie_rule(a in any::<f32>(), b in any::<f32>(), ra in any::<u32>(), rb in any::<u32>()) {
+            prop_assert_eq!(key_score(rank_key(a, ra)).to_bits(), a.to_bits());
+            let expected = b.total_cmp(&a).then(ra.cmp(&rb));
+            prop_assert_eq!(rank_key(a, ra).cmp(&rank_key(b, rb)), expected);
+        }
+    }
 }

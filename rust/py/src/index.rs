@@ -25,7 +25,7 @@ use rserini_core::{Error, corpus, store, walk};
 use crate::analyzer::{PyAnalyzer, config_dict};
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
-use crate::results::{PyExplanation, PyHit, explanation, hits};
+use crate::results::{PyExplanation, explanation, hits};
 
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
@@ -639,10 +639,10 @@ impl PyIndex {
     /// The `k` best documents for `query`.
     #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
-    fn search(
+    fn search<'py>(
         &self,
-        py: Python<'_>,
-        query: &Bound<'_, PyAny>,
+        py: Python<'py>,
+        query: &Bound<'py, PyAny>,
         k: i64,
         model: &str,
         variant: &str,
@@ -651,14 +651,14 @@ impl PyIndex {
         length: &str,
         delta: Option<f64>,
         algorithm: &str,
-    ) -> PyResult<Vec<PyHit>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         let query = nonempty_query(query_text(query)?)?;
         let k = search::check_k(k).map_err(CoreError)?;
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
         let docs = py.detach(|| search::search_with(&index, &query, k, &model, algorithm));
-        Ok(hits(&index, docs))
+        hits(py, &index, &docs)
     }
 
     /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of

@@ -1,17 +1,18 @@
 //! Result classes: `Hit`, `Explanation`, `TermExplanation`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyString, PyTuple};
 use rserini_core::index::Index;
 use rserini_core::search::{Explanation, ScoredDoc};
 
 /// One search result.
-#[pyclass(name = "Hit", module = "rserini._core", frozen, eq)]
-#[derive(Clone, PartialEq)]
+// The docid is kept as the Python string it is read as, made once: deep
+// rankings build a thousand hits per query.
+#[pyclass(name = "Hit", module = "rserini._core", frozen)]
 pub struct PyHit {
     /// The document's id.
     #[pyo3(get)]
-    pub docid: String,
+    pub docid: Py<PyString>,
     /// Its score (a float32 value).
     #[pyo3(get)]
     pub score: f64,
@@ -23,22 +24,38 @@ pub struct PyHit {
 #[pymethods]
 impl PyHit {
     #[new]
-    fn new(docid: String, score: f64, rank: usize) -> Self {
-        PyHit { docid, score, rank }
+    fn new(docid: Bound<'_, PyString>, score: f64, rank: usize) -> Self {
+        PyHit {
+            docid: docid.unbind(),
+            score,
+            rank,
+        }
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "Hit(docid={:?}, score={:.6}, rank={})",
-            self.docid, self.score, self.rank
-        )
+            self.docid.bind(py).to_str()?,
+            self.score,
+            self.rank
+        ))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<PyHit>() else {
+            return Ok(false);
+        };
+        let other = other.get();
+        Ok(self.score == other.score
+            && self.rank == other.rank
+            && self.docid.bind(py).as_any().eq(other.docid.bind(py))?)
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let t = PyTuple::new(
             py,
             [
-                self.docid.clone().into_pyobject(py)?.into_any(),
+                self.docid.clone_ref(py).into_bound(py).into_any(),
                 self.score.into_pyobject(py)?.into_any(),
                 self.rank.into_pyobject(py)?.into_any(),
             ],
@@ -96,16 +113,27 @@ impl PyExplanation {
     }
 }
 
-/// Hits with docids and 1-based ranks.
-pub fn hits(index: &Index, docs: Vec<ScoredDoc>) -> Vec<PyHit> {
-    docs.into_iter()
-        .enumerate()
-        .map(|(i, d)| PyHit {
-            docid: index.docid(d.doc).unwrap_or_default().to_owned(),
-            score: f64::from(d.score),
-            rank: i + 1,
-        })
-        .collect()
+/// Hits with docids and 1-based ranks, as a Python list.
+pub fn hits<'py>(
+    py: Python<'py>,
+    index: &Index,
+    docs: &[ScoredDoc],
+) -> PyResult<Bound<'py, PyList>> {
+    let items = docs.iter().enumerate().map(|(i, d)| {
+        Bound::new(
+            py,
+            PyHit {
+                docid: PyString::new(py, index.docid(d.doc).unwrap_or_default()).unbind(),
+                score: f64::from(d.score),
+                rank: i + 1,
+            },
+        )
+    });
+    let list = PyList::empty(py);
+    for item in items {
+        list.append(item?)?;
+    }
+    Ok(list)
 }
 
 /// The Python form of an explanation.
