@@ -950,8 +950,8 @@ def docs_section(
         )
     else:
         prose += (
-            f"The corpus has no relevance judgments: nDCG@10 is {NOT_JUDGED}, and every "
-            "query of queries.jsonl is run. "
+            f"The corpus has no relevance judgments: nDCG@10 is {NOT_JUDGED}; the queries "
+            "are the first ones of queries.jsonl. "
         )
     prose += (
         "At k = 1000 much of rserini's time goes into building the Python `(docid, score)` "
@@ -967,11 +967,13 @@ def docs_section(
     if results:
         text += table(results)
     if curve:
-        text += (
-            "\nBuild time against corpus size (the first documents of the corpus; each "
-            "build in its own process; docs/s = documents ÷ seconds, so a flat docs/s "
-            "column means a linear build):\n\n" + curve_table(curve, curve_engines)
+        about = (
+            "Build time against corpus size: the first documents of the corpus, each "
+            f"engine and size in its own process, median of {builds} "
+            f"build{'s' if builds > 1 else ''}; docs/s = documents ÷ seconds, so a flat "
+            "docs/s column means a linear build."
         )
+        text += "\n" + textwrap.fill(about, 90) + "\n\n" + curve_table(curve, curve_engines)
     if image is not None:
         text += f"\n![QPS and build time on {folder.name}](img/{image.name})\n"
     return text
@@ -1058,6 +1060,7 @@ def main() -> int:
         image = None
     if args.write_docs:
         command = "python benches/compare.py " + shlex.join(sys.argv[1:])
+        command = command.replace(str(Path.home()) + "/", "~/")
         section = docs_section(
             folder,
             docs,
