@@ -424,6 +424,7 @@ def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
 def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
     import bm25s
     import Stemmer
+    from bm25s.tokenization import Tokenized
 
     backend = "numba" if importlib.util.find_spec("numba") else "numpy"
     ids, texts = unzip(read_pairs(Path(spec["corpus"])))
@@ -445,12 +446,19 @@ def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
 
     def run(qs: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
         q = bm25s.tokenize(qs, stopwords="en", stemmer=stemmer, show_progress=False)
+        # bm25s rejects a batch whose queries have no token at all (its tokenizer drops
+        # one-character words and stopwords: code lines such as "if (r <"); those get [].
+        keep = [i for i, tokens in enumerate(q.ids) if tokens]
+        out: list[list[tuple[str, float]]] = [[] for _ in qs]
+        if not keep:
+            return out
+        if len(keep) < len(qs):
+            q = Tokenized(ids=[q.ids[i] for i in keep], vocab=q.vocab)
         kk = min(k, len(ids))
         res, scores = retriever.retrieve(q, k=kk, n_threads=threads, show_progress=False)
-        return [
-            [(ids[i], float(s)) for i, s in zip(r, sc, strict=True) if s > 0]
-            for r, sc in zip(res.tolist(), scores.tolist(), strict=True)
-        ]
+        for i, r, sc in zip(keep, res.tolist(), scores.tolist(), strict=True):
+            out[i] = [(ids[d], float(s)) for d, s in zip(r, sc, strict=True) if s > 0]
+        return out
 
     timer.single(lambda text, k: run([text], k, 1)[0])
     timer.batch(run, 2)
