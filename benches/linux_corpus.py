@@ -87,7 +87,9 @@ def ensure_tarball(path: Path, install: bool) -> None:
     package's tarball)."""
     if path.is_file():
         return
-    if not install or path != TARBALL:
+    if path != TARBALL:
+        raise SystemExit(f"linux_corpus: {path} is missing")
+    if not install:
         raise SystemExit(
             f"linux_corpus: {path} is missing; install it with `apt-get install {PACKAGE}` "
             "(as root) or run without --no-install"
