@@ -1,11 +1,14 @@
 """Side-by-side comparison of rserini with other BM25 engines on one BEIR corpus.
 
     python benches/compare.py [CORPUS_DIR] [--engines rserini,pyserini,...] [--smoke]
-                              [--write-docs]
+                              [--queries N] [--builds N] [--fractions 0.1,0.3,1]
+                              [--curve-only] [--plot PNG] [--write-docs]
 
 CORPUS_DIR is a BEIR folder (corpus.jsonl[.gz] of {"_id", "title", "text"}, indexed as
 title + " " + text; queries.jsonl; qrels/test.tsv) and defaults to ../shared/data/scifact.
-The judged queries of qrels/test.tsv are run, in file order, by every engine.
+The judged queries of qrels/test.tsv are run, in file order, by every engine; without
+qrels (benches/linux_corpus.py's folders), every query of queries.jsonl is, and the nDCG
+column shows an en dash. ``--queries N`` keeps the first N.
 
 Each engine runs in its own subprocess (``python benches/compare.py --worker ENGINE SPEC``),
 so the peak RSS reported (``ru_maxrss`` from ``wait4``) is that engine's alone. A worker
@@ -16,8 +19,21 @@ k = 1000, and at 2 threads where the engine offers batch retrieval. nDCG@10 of t
 run is computed with ``ir_measures``. A missing engine gets a "not installed" row naming
 its pip command; an engine that fails gets a row with the error; the run goes on.
 
-``--smoke`` keeps the first 300 documents and 20 judged queries (seconds, for CI);
-``--write-docs`` replaces this driver's section of docs/benchmarks.md with the table.
+rserini's exactness: when its ``search``/``batch_search`` take ``algorithm``, the worker
+runs every query again, after the timings, with ``algorithm="exhaustive"`` at k = 10 and
+k = 1000 and compares docids, order and scores with what the timed (``auto``) single and
+batch runs returned; the outcome is in rserini's notes.
+
+``--builds N`` sets the index builds per engine (median reported; default 3, 1 with
+``--smoke``). ``--fractions 0.1,0.3,1`` adds a build-time curve: rserini (1 thread and all
+cores) and tantivy (the fastest peer at indexing; 1 thread and all cores) build the first
+10 %, 30 % and 100 % of the documents, each in its own process (``--curve-only`` skips
+the query comparison). ``--plot PNG`` draws QPS bars per engine and the curve (matplotlib).
+
+``--smoke`` keeps the first 300 documents and 20 queries (seconds, for CI);
+``--write-docs`` replaces this corpus's section of docs/benchmarks.md (one section per
+corpus folder name; others are kept) with the table, the curve, the command, the machine
+and the date, and draws docs/img/bench-<corpus>.png.
 """
 
 from __future__ import annotations
@@ -27,7 +43,9 @@ import gzip
 import importlib.util
 import json
 import os
+import platform
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -41,6 +59,10 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "data" / "scifact"
 DOCS = REPO / "docs" / "benchmarks.md"
 SECTION = "## Comparison with other engines"
+IMAGES = REPO / "docs" / "img"
+NOT_JUDGED = "\u2013"
+"""The nDCG@10 cell of a corpus without qrels."""
+NO_ALGORITHM = "exactness not checked (no algorithm option)"
 
 K1, B = 0.9, 0.4
 WARMUP = 20
@@ -70,7 +92,14 @@ ENGINES: dict[str, dict[str, str]] = {
         "label": "PISA",
     },
     "rank_bm25": {"module": "rank_bm25", "pip": "pip install rank_bm25", "label": "rank_bm25"},
+    "bm25_turbo": {
+        "module": "bm25_turbo_python",
+        "pip": "pip install bm25-turbo",
+        "label": "BM25 Turbo",
+    },
 }
+CURVE_ENGINES = ("rserini", "tantivy")
+"""Built at each --fractions: rserini, and the fastest peer at indexing."""
 
 
 # --------------------------------------------------------------------------------------
@@ -84,10 +113,14 @@ def corpus_file(folder: Path) -> Path:
     raise SystemExit(f"compare: no corpus.jsonl[.gz] in {folder}")
 
 
-def read_corpus(path: Path, limit: int | None) -> list[dict[str, str]]:
+def open_text(path: Path) -> Any:
     opener = gzip.open if path.suffix == ".gz" else open
+    return opener(path, "rt", encoding="utf-8")
+
+
+def read_corpus(path: Path, limit: int | None) -> list[dict[str, str]]:
     docs = []
-    with opener(path, "rt", encoding="utf-8") as f:
+    with open_text(path) as f:
         for line in f:
             if not line.strip():
                 continue
@@ -97,7 +130,41 @@ def read_corpus(path: Path, limit: int | None) -> list[dict[str, str]]:
     return docs
 
 
-def read_qrels(path: Path) -> dict[str, dict[str, int]]:
+def read_pairs(path: Path) -> list[tuple[str, str]]:
+    """``(docid, title + " " + text)`` of every document: the workers keep only these two
+    strings in memory, not the parsed dicts (a million documents of the Linux corpus)."""
+    pairs = []
+    with open_text(path) as f:
+        for line in f:
+            if line.strip():
+                d = json.loads(line)
+                pairs.append((str(d["_id"]), f"{d.get('title', '')} {d.get('text', '')}"))
+    return pairs
+
+
+def copy_corpus(source: Path, dest: Path, limit: int | None) -> int:
+    """Copies the first ``limit`` (None: all) non-blank lines of ``source`` to plain
+    ``dest``, line by line (no parsing); returns how many."""
+    n = 0
+    with open_text(source) as src, open(dest, "w", encoding="utf-8") as out:
+        for line in src:
+            if limit is not None and n >= limit:
+                break
+            if line.strip():
+                out.write(line if line.endswith("\n") else line + "\n")
+                n += 1
+    return n
+
+
+def count_docs(path: Path) -> int:
+    with open_text(path) as f:
+        return sum(1 for line in f if line.strip())
+
+
+def read_qrels(path: Path) -> dict[str, dict[str, int]] | None:
+    """The judgments of ``path``, or None when the file is missing."""
+    if not path.is_file():
+        return None
     qrels: dict[str, dict[str, int]] = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -109,13 +176,19 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def read_queries(path: Path, judged: dict[str, dict[str, int]]) -> list[tuple[str, str]]:
+def read_queries(
+    path: Path, judged: dict[str, dict[str, int]] | None, limit: int | None = None
+) -> list[tuple[str, str]]:
+    """The queries of ``path`` in file order: those judged in ``judged``, or all of them
+    when it is None; the first ``limit`` only."""
     queries = []
     with open(path, encoding="utf-8") as f:
         for line in f:
+            if limit is not None and len(queries) >= limit:
+                break
             if line.strip():
                 q = json.loads(line)
-                if str(q["_id"]) in judged:
+                if judged is None or str(q["_id"]) in judged:
                     queries.append((str(q["_id"]), q["text"]))
     return queries
 
@@ -147,6 +220,10 @@ class Timer:
         self.min_seconds = min_seconds
         self.deep_k = deep_k
         self.result: dict[str, Any] = {}
+        self.hits: dict[int, list[Any]] = {}
+        """k -> the hits of each query in the last timed single-query pass."""
+        self.batch_hits: dict[int, list[Any]] = {}
+        """k -> the hits of each query in the last timed batch pass."""
 
     def single(self, search: Any, deep_limit: int | None = None) -> None:
         """``search(text, k) -> [(docid, score), ...]``, one call per query."""
@@ -154,39 +231,51 @@ class Timer:
         for text in texts[:WARMUP]:
             search(text, 10)
             search(text, self.deep_k)
-        run: dict[str, dict[str, float]] = {}
         latencies: list[float] = []
+        hits10: list[Any] = [None] * len(texts)
 
         def k10() -> None:
-            for qid, text in self.queries:
+            for i, text in enumerate(texts):
                 t0 = time.perf_counter()
-                hits = search(text, 10)
+                hits10[i] = search(text, 10)
                 latencies.append(time.perf_counter() - t0)
-                run[qid] = {docid: float(score) for docid, score in hits}
 
         self.result["qps10"] = len(texts) / self.passes(k10)
         self.result["p50_ms"] = 1000 * statistics.median(latencies)
         self.result["p99_ms"] = 1000 * quantile(latencies, 0.99)
-        self.result["run"] = run
+        self.result["run"] = {
+            qid: {docid: float(score) for docid, score in hits}
+            for (qid, _), hits in zip(self.queries, hits10, strict=True)
+        }
+        self.hits[10] = hits10
         deep = texts if deep_limit is None else texts[:deep_limit]
+        hits_deep: list[Any] = [None] * len(deep)
 
         def k1000() -> None:
-            for text in deep:
-                search(text, self.deep_k)
+            for i, text in enumerate(deep):
+                hits_deep[i] = search(text, self.deep_k)
 
         self.result["qps1000"] = len(deep) / self.passes(k1000)
         self.result["deep_queries"] = len(deep)
+        self.hits[self.deep_k] = hits_deep
 
     def batch(self, search: Any, threads: int) -> None:
         """``search(texts, k, threads) -> [[(docid, score), ...], ...]``."""
         texts = [text for _, text in self.queries]
         search(texts[:WARMUP], 10, threads)
         for k, key in ((10, "qps10_t2"), (self.deep_k, "qps1000_t2")):
-            self.result[key] = len(texts) / self.passes(lambda k=k: search(texts, k, threads))
+            last: list[Any] = []
+
+            def loop(k: int = k, last: list[Any] = last) -> None:
+                last[:] = [search(texts, k, threads)]
+
+            self.result[key] = len(texts) / self.passes(loop)
+            self.batch_hits[k] = last[0]
 
     def build(self, make: Any, key: str = "index_s") -> Any:
-        """Runs ``make(attempt)`` ``builds`` times (BUILDS; 1 with --smoke), each into a fresh
-        place; records the median seconds under ``key`` and returns the last index."""
+        """Runs ``make(attempt)`` ``builds`` times (--builds: BUILDS, 1 with --smoke), each
+        into a fresh place; records the median seconds under ``key`` and returns the last
+        index."""
         times, index = [], None
         for attempt in range(self.builds):
             start = time.perf_counter()
@@ -230,15 +319,59 @@ def work_rserini(spec: dict[str, Any], timer: Timer) -> None:
 
     def batch(texts: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
         ids, scores = index.batch_search(texts, k, threads=threads, k1=K1, b=B)
-        docids = index.docids(ids)
-        return [list(zip(d, s.tolist(), strict=False)) for d, s in zip(docids, scores, strict=True)]
+        return batch_pairs(index, ids, scores)
 
     timer.single(search)
     timer.batch(batch, 2)
+    timer.result["exact"] = check_exact(index, timer, 2)
     timer.result["notes"] = (
         f"all cores ({os.cpu_count()}): index {timer.result['index_all_s']:.3f} s; "
-        "no document store; 2 threads: batch_search(threads=2)"
+        "no document store; 2 threads: batch_search(threads=2); " + timer.result["exact"]
     )
+
+
+def batch_pairs(index: Any, ids: Any, scores: Any) -> list[list[tuple[str, float]]]:
+    """rserini's batch arrays as ``(docid, score)`` lists (rows are padded past the hits:
+    ``docids`` returns the hits only, and zip stops there)."""
+    docids = index.docids(ids)
+    return [list(zip(d, s.tolist(), strict=False)) for d, s in zip(docids, scores, strict=True)]
+
+
+def check_exact(index: Any, timer: Timer, threads: int) -> str:
+    """Runs every query of ``timer`` at each k it timed with ``algorithm="exhaustive"``,
+    single and batch, and compares with the timed (``auto``) hits: same docids, same order,
+    same scores. Returns the sentence for the notes."""
+    texts = [text for _, text in timer.queries]
+    try:
+        index.search(texts[0] if texts else "probe", 10, k1=K1, b=B, algorithm="exhaustive")
+    except TypeError:
+        return NO_ALGORITHM
+    ks = sorted(k for k in timer.hits if len(timer.hits[k]) == len(texts))
+    differ: dict[int, list[str]] = {}
+    for k in ks:
+        bad = []
+        for i, text in enumerate(texts):
+            hits = index.search(text, k, k1=K1, b=B, algorithm="exhaustive")
+            if [(h.docid, h.score) for h in hits] != list(timer.hits[k][i]):
+                bad.append(f"query {timer.queries[i][0]} (single)")
+        if k in timer.batch_hits:
+            ids, scores = index.batch_search(
+                texts, k, threads=threads, k1=K1, b=B, algorithm="exhaustive"
+            )
+            exact = batch_pairs(index, ids, scores)
+            for i, (mine, want) in enumerate(zip(timer.batch_hits[k], exact, strict=True)):
+                if list(mine) != want:
+                    bad.append(f"query {timer.queries[i][0]} (batch)")
+        differ[k] = bad
+    at = " and ".join(f"k={k}" for k in ks)
+    if not any(differ.values()):
+        return f"pruned == exhaustive on {len(texts)}/{len(texts)} queries at {at}"
+    parts = [
+        f"k={k}: {len(bad)} differ (first: {', '.join(bad[:3])})"
+        for k, bad in differ.items()
+        if bad
+    ]
+    return f"pruned != exhaustive on {len(texts)} queries at {at}: " + "; ".join(parts)
 
 
 def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
@@ -252,7 +385,7 @@ def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
     collection.mkdir()
     with (
         open(collection / "docs.jsonl", "w", encoding="utf-8") as out,
-        open(spec["corpus"], encoding="utf-8") as src,
+        open_text(Path(spec["corpus"])) as src,
     ):
         for line in src:
             d = json.loads(line)
@@ -291,20 +424,21 @@ def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
 def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
     import bm25s
     import Stemmer
+    from bm25s.tokenization import Tokenized
 
     backend = "numba" if importlib.util.find_spec("numba") else "numpy"
-    docs = read_corpus(Path(spec["corpus"]), None)
-    ids = [str(d["_id"]) for d in docs]
-    texts = [f"{d.get('title', '')} {d.get('text', '')}" for d in docs]
+    ids, texts = unzip(read_pairs(Path(spec["corpus"])))
     stemmer = Stemmer.Stemmer("english")
 
     def make(_: int) -> Any:
         tokens = bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False)
         retriever = bm25s.BM25(method="lucene", k1=K1, b=B, backend=backend)
         retriever.index(tokens, show_progress=False)
+        del tokens  # a list per document: gigabytes at a million documents
         return retriever
 
     retriever = timer.build(make)
+    texts.clear()
     retriever.save(str(Path(spec["work"]) / "index"))
     timer.result["disk_bytes"] = folder_size(Path(spec["work"]) / "index")
     if backend == "numba":  # compile the kernels before timing
@@ -312,12 +446,19 @@ def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
 
     def run(qs: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
         q = bm25s.tokenize(qs, stopwords="en", stemmer=stemmer, show_progress=False)
+        # bm25s rejects a batch whose queries have no token at all (its tokenizer drops
+        # one-character words and stopwords: code lines such as "if (r <"); those get [].
+        keep = [i for i, tokens in enumerate(q.ids) if tokens]
+        out: list[list[tuple[str, float]]] = [[] for _ in qs]
+        if not keep:
+            return out
+        if len(keep) < len(qs):
+            q = Tokenized(ids=[q.ids[i] for i in keep], vocab=q.vocab)
         kk = min(k, len(ids))
         res, scores = retriever.retrieve(q, k=kk, n_threads=threads, show_progress=False)
-        return [
-            [(ids[i], float(s)) for i, s in zip(r, sc, strict=True) if s > 0]
-            for r, sc in zip(res.tolist(), scores.tolist(), strict=True)
-        ]
+        for i, r, sc in zip(keep, res.tolist(), scores.tolist(), strict=True):
+            out[i] = [(ids[d], float(s)) for d, s in zip(r, sc, strict=True) if s > 0]
+        return out
 
     timer.single(lambda text, k: run([text], k, 1)[0])
     timer.batch(run, 2)
@@ -329,32 +470,16 @@ def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
 def work_tantivy(spec: dict[str, Any], timer: Timer) -> None:
     import tantivy
 
-    docs = read_corpus(Path(spec["corpus"]), None)
-    builder = tantivy.SchemaBuilder()
-    builder.add_text_field("id", stored=True, tokenizer_name="raw")
-    builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
-    schema = builder.build()
-
-    def make(attempt: int) -> tuple[Any, Path]:
-        path = Path(spec["work"]) / f"index-{attempt}"
-        path.mkdir()
-        index = tantivy.Index(schema, path=str(path))
-        writer = index.writer(heap_size=200_000_000, num_threads=1)
-        for d in docs:
-            body = f"{d.get('title', '')} {d.get('text', '')}"
-            writer.add_document(tantivy.Document(id=str(d["_id"]), body=body))
-        writer.commit()
-        writer.wait_merging_threads()
-        index.reload()
-        return index, path
-
+    docs = read_pairs(Path(spec["corpus"]))
+    make = tantivy_builder(spec, docs, 1)
     index, path = timer.build(make)
     timer.result["disk_bytes"] = folder_size(path)
     searcher = index.searcher()
     # Doc address -> docid, read once (outside the timings) so that hits are not fetched
     # from the document store one by one.
-    everything = searcher.search(tantivy.Query.all_query(), limit=len(docs)).hits
+    everything = searcher.search(tantivy.Query.all_query(), limit=max(1, len(docs))).hits
     docid = {(a.segment_ord, a.doc): searcher.doc(a)["id"][0] for _, a in everything}
+    docs.clear()
 
     def search(text: str, k: int) -> list[tuple[str, float]]:
         terms = words(text)
@@ -365,22 +490,48 @@ def work_tantivy(spec: dict[str, Any], timer: Timer) -> None:
         return [(docid[(a.segment_ord, a.doc)], s) for s, a in hits]
 
     timer.single(search)
-    timer.result["notes"] = "en_stem tokenizer; k1 = 1.2, b = 0.75 fixed by tantivy"
+    timer.result["notes"] = (
+        "en_stem tokenizer; k1 = 1.2, b = 0.75 fixed by tantivy; "
+        f"writer: 1 thread, {TANTIVY_HEAP_MB} MB heap"
+    )
+
+
+TANTIVY_HEAP_MB = 200
+"""tantivy's indexing memory per writer thread before it flushes a segment."""
+
+
+def tantivy_builder(spec: dict[str, Any], docs: list[tuple[str, str]], threads: int) -> Any:
+    """``make(attempt) -> (index, path)`` building ``docs`` with ``threads`` writer threads."""
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("id", stored=True, tokenizer_name="raw")
+    builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
+    schema = builder.build()
+
+    def make(attempt: int) -> tuple[Any, Path]:
+        path = Path(spec["work"]) / f"index-{threads}-{attempt}"
+        path.mkdir()
+        index = tantivy.Index(schema, path=str(path))
+        writer = index.writer(heap_size=TANTIVY_HEAP_MB * 1_000_000 * threads, num_threads=threads)
+        for docid, body in docs:
+            writer.add_document(tantivy.Document(id=docid, body=body))
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        return index, path
+
+    return make
 
 
 def work_rank_bm25(spec: dict[str, Any], timer: Timer) -> None:
     import numpy as np
     from rank_bm25 import BM25Okapi
 
-    docs = read_corpus(Path(spec["corpus"]), None)
-    if len(docs) > RANK_BM25_MAX_DOCS:
-        raise SkipError(f"skipped: {len(docs):,} documents > {RANK_BM25_MAX_DOCS:,}")
-    ids = [str(d["_id"]) for d in docs]
-    bm25 = timer.build(
-        lambda _: BM25Okapi(
-            [words(f"{d.get('title', '')} {d.get('text', '')}") for d in docs], k1=K1, b=B
-        )
-    )
+    if spec["documents"] > RANK_BM25_MAX_DOCS:
+        raise SkipError(f"skipped: {spec['documents']:,} documents > {RANK_BM25_MAX_DOCS:,}")
+    ids, texts = unzip(read_pairs(Path(spec["corpus"])))
+    bm25 = timer.build(lambda _: BM25Okapi([words(text) for text in texts], k1=K1, b=B))
 
     def search(text: str, k: int) -> list[tuple[str, float]]:
         scores = bm25.get_scores(words(text))
@@ -400,18 +551,16 @@ def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
     import pandas as pd
     from pyterrier_pisa import PisaIndex
 
-    docs = read_corpus(Path(spec["corpus"]), None)
+    docs = read_pairs(Path(spec["corpus"]))
 
     def make(attempt: int) -> tuple[Any, Path]:
         path = Path(spec["work"]) / f"index-{attempt}"
         index = PisaIndex(str(path), stemmer="porter2", threads=1)
-        index.index(
-            {"docno": str(d["_id"]), "text": f"{d.get('title', '')} {d.get('text', '')}"}
-            for d in docs
-        )
+        index.index({"docno": docid, "text": text} for docid, text in docs)
         return index, path
 
     index, path = timer.build(make)
+    docs.clear()  # the closure's list: a gigabyte at a million documents
     timer.result["disk_bytes"] = folder_size(path)
     retrievers: dict[tuple[int, int], Any] = {}
 
@@ -442,6 +591,55 @@ def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
     timer.result["notes"] = "Porter2 stemmer, default stopwords; 2 threads: bm25(threads=2)"
 
 
+def work_bm25_turbo(spec: dict[str, Any], timer: Timer) -> None:
+    from bm25_turbo_python import BM25
+
+    ids, texts = unzip(read_pairs(Path(spec["corpus"])))
+
+    def make(_: int) -> Any:
+        engine = BM25(method="lucene", k1=K1, b=B)
+        engine.index(texts)
+        return engine
+
+    engine = timer.build(make)
+    texts.clear()
+    path = Path(spec["work"]) / "index.bm25"
+    engine.save(str(path))
+    timer.result["disk_bytes"] = folder_size(path)
+
+    def search(text: str, k: int) -> list[tuple[str, float]]:
+        found, scores = engine.search(text, k=k)
+        return [(ids[i], s) for i, s in zip(found, scores, strict=True)]
+
+    timer.single(search)
+    timer.result["notes"] = (
+        "BM25(method='lucene'), the README's setup; its tokenizer: lowercased words, "
+        "no stemming, no stopwords; scores precomputed at indexing; no batch call"
+    )
+
+
+def curve_rserini(spec: dict[str, Any], timer: Timer) -> None:
+    import rserini
+
+    for threads, key in ((1, "index_s"), (None, "index_all_s")):
+        timer.build(
+            lambda _, t=threads: rserini.Index.from_jsonl(
+                spec["corpus"], threads=t, store=False, progress=False
+            ),
+            key,
+        )
+
+
+def curve_tantivy(spec: dict[str, Any], timer: Timer) -> None:
+    docs = read_pairs(Path(spec["corpus"]))
+    for threads, key in ((1, "index_s"), (os.cpu_count() or 1, "index_all_s")):
+        timer.build(tantivy_builder(spec, docs, threads), key)
+
+
+def unzip(pairs: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
 class SkipError(Exception):
     """An engine that does not apply to this corpus."""
 
@@ -453,6 +651,9 @@ WORKERS = {
     "tantivy": work_tantivy,
     "pisa": work_pisa,
     "rank_bm25": work_rank_bm25,
+    "bm25_turbo": work_bm25_turbo,
+    "curve:rserini": curve_rserini,
+    "curve:tantivy": curve_tantivy,
 }
 
 
@@ -472,10 +673,15 @@ def worker(engine: str, spec_path: Path) -> int:
 # Driver
 
 
-def run_engine(engine: str, spec: dict[str, Any], work: Path) -> dict[str, Any]:
-    if importlib.util.find_spec(ENGINES[engine]["module"]) is None:
-        return {"skipped": f"not installed: `{ENGINES[engine]['pip']}`"}
-    folder = work / engine
+def run_engine(
+    engine: str, spec: dict[str, Any], work: Path, name: str | None = None
+) -> dict[str, Any]:
+    """Runs worker ``engine`` (``ENGINES`` key, or ``curve:`` and one) in a subprocess,
+    in ``work/name``; its result with the process's peak RSS."""
+    module = ENGINES[engine.removeprefix("curve:")]
+    if importlib.util.find_spec(module["module"]) is None:
+        return {"skipped": f"not installed: `{module['pip']}`"}
+    folder = work / (name or engine)
     folder.mkdir()
     spec = {**spec, "work": str(folder), "out": str(folder / "result.json")}
     spec_path = folder / "spec.json"
@@ -539,7 +745,7 @@ def table(results: dict[str, dict[str, Any]]) -> str:
             *(fmt(r.get(key), 0) for key, _ in QPS_COLUMNS),
             fmt(r["p50_ms"], 2),
             fmt(r["p99_ms"], 2),
-            fmt(r["ndcg10"], 4),
+            fmt(r["ndcg10"], 4) if "ndcg10" in r else NOT_JUDGED,
             r.get("notes", ""),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -562,15 +768,223 @@ def table(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_docs(text: str) -> None:
+def parse_fractions(text: str) -> list[float]:
+    try:
+        fractions = sorted({float(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+    if not fractions or fractions[0] <= 0 or fractions[-1] > 1:
+        raise argparse.ArgumentTypeError("fractions must be in (0, 1], e.g. 0.1,0.3,1")
+    return fractions
+
+
+def build_curve(
+    engines: list[str], fractions: list[float], source: Path, total: int, spec: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Builds of each engine on the first ``fraction`` of the documents of ``source``
+    (``total`` of them), each engine and fraction in its own process: one row per fraction
+    with ``docs`` and, per engine, ``{"index_s", "index_all_s"}`` or ``{"skipped"}``."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="rserini-curve-") as tmp:
+        work = Path(tmp)
+        for fraction in fractions:
+            n = max(1, round(fraction * total))
+            if n == total and source.suffix != ".gz":
+                corpus = source
+            else:
+                corpus = work / f"corpus-{n}.jsonl"
+                copy_corpus(source, corpus, n)
+            row: dict[str, Any] = {"fraction": fraction, "docs": n}
+            for engine in engines:
+                print(f"compare: build curve, {engine}, {n:,} documents...", file=sys.stderr)
+                spec_n = {**spec, "corpus": str(corpus), "documents": n}
+                row[engine] = run_engine(f"curve:{engine}", spec_n, work, f"{engine}-{n}")
+            rows.append(row)
+            if corpus != source:
+                corpus.unlink()
+    return rows
+
+
+CURVE_COLUMNS = (("index_s", "1 thread"), ("index_all_s", f"all cores ({os.cpu_count()})"))
+
+
+def curve_table(rows: list[dict[str, Any]], engines: list[str]) -> str:
+    head = ["fraction", "documents"]
+    for engine in engines:
+        for _, threads in CURVE_COLUMNS:
+            head += [f"{ENGINES[engine]['label']}, {threads} (s)", "docs/s"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+    for row in rows:
+        cells = [f"{row['fraction']:g}", f"{row['docs']:,}"]
+        for engine in engines:
+            r = row[engine]
+            for key, _ in CURVE_COLUMNS:
+                if "skipped" in r:
+                    cells += ["—", r["skipped"] if key == "index_s" else "—"]
+                else:
+                    cells += [fmt(r[key], 2), fmt(row["docs"] / r[key], 0)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(
+    results: dict[str, dict[str, Any]],
+    curve: list[dict[str, Any]],
+    engines: list[str],
+    path: Path,
+    title: str,
+) -> bool:
+    """QPS bars per engine (k = 10 and k = 1000, 1 thread, log scale) and the build curve
+    (seconds against documents) in one PNG; False when matplotlib is missing."""
+    if importlib.util.find_spec("matplotlib") is None:
+        print("compare: no plot: `pip install 'rserini[plot]'`", file=sys.stderr)
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    measured = {e: r for e, r in results.items() if "qps10" in r}
+    panels = int(bool(measured)) + int(bool(curve))
+    if not panels:
+        return False
+    fig, axes = plt.subplots(1, panels, figsize=(6.5 * panels, 4.5), squeeze=False)
+    ax_iter = iter(axes[0])
+    if measured:
+        ax = next(ax_iter)
+        labels = [ENGINES[e]["label"] for e in measured]
+        x = range(len(labels))
+        width = 0.4
+        for offset, key, name in (
+            (-width / 2, "qps10", "k = 10"),
+            (width / 2, "qps1000", "k = 1000"),
+        ):
+            ax.bar([i + offset for i in x], [r[key] for r in measured.values()], width, label=name)
+        ax.set_xticks(list(x), labels, rotation=30, ha="right")
+        ax.set_yscale("log")
+        ax.set_ylabel("queries per second, 1 thread (log)")
+        ax.set_title("Query throughput")
+        ax.legend()
+    if curve:
+        ax = next(ax_iter)
+        for engine in engines:
+            for key, threads in CURVE_COLUMNS:
+                points = [(row["docs"], row[engine][key]) for row in curve if key in row[engine]]
+                if points:
+                    xs, ys = zip(*points, strict=True)
+                    ax.plot(xs, ys, marker="o", label=f"{ENGINES[engine]['label']}, {threads}")
+        ax.set_xlabel("documents indexed")
+        ax.set_ylabel("build time (s)")
+        ax.set_title("Index build time")
+        ax.set_xlim(left=0)
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def section_heading(name: str) -> str:
+    return f"{SECTION} ({name},"
+
+
+def write_docs(name: str, text: str) -> None:
+    """Replaces the section of corpus ``name`` in docs/benchmarks.md (its heading starts
+    with ``## Comparison with other engines (NAME,``), or appends it; the sections of
+    other corpora stay."""
     doc = DOCS.read_text(encoding="utf-8")
-    start = doc.find(SECTION)
+    heading = section_heading(name)
+    start = doc.find(heading)
     if start >= 0:
-        end = doc.find("\n## ", start + len(SECTION))
+        end = doc.find("\n## ", start + len(heading))
         doc = doc[:start] + text + (doc[end + 1 :] if end >= 0 else "")
     else:
         doc = doc.rstrip("\n") + "\n\n" + text
     DOCS.write_text(doc, encoding="utf-8")
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    memory = ""
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
+        memory = f", {kb / 2**20:.0f} GiB RAM"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return f"{os.cpu_count()} cores ({cpu}){memory}, {platform.system()} {platform.release()}"
+
+
+def docs_section(
+    folder: Path,
+    docs: int,
+    queries: int,
+    command: str,
+    results: dict[str, dict[str, Any]],
+    curve: list[dict[str, Any]],
+    curve_engines: list[str],
+    judged: bool,
+    builds: int,
+    deep_k: int,
+    image: Path | None,
+) -> str:
+    cap = f"; k = 1000 is capped at the {deep_k} documents" if deep_k < 1000 else ""
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    prose = (
+        f"Measured on {date} on a shared machine, {machine()}: other jobs may have been "
+        "running, so treat the figures and ratios as indications and rerun the command to "
+        "compare. Each engine ran in its own process: peak RSS is that process's "
+        "`ru_maxrss`, the Python interpreter included (for Pyserini, the JVM with `-Xmx4g`). "
+        "Query times cover the whole loop from query strings to lists of `(docid, score)`, "
+        f"one call per query at 1 thread, after a warm-up of {WARMUP} queries, the median "
+        f"of passes repeated until they take {MIN_SECONDS:g} s (at most {MAX_PASSES}); "
+        "2-thread figures use the engine's batch call where it offers one. Index times are "
+        "one thread; rserini and Pyserini read the JSONL file, the others index documents "
+        f"already in memory (median of {builds} build{'s' if builds > 1 else ''}){cap}. "
+        "BM25 k1 = 0.9, b = 0.4 everywhere except tantivy (1.2 / 0.75, fixed). "
+    )
+    if judged:
+        prose += (
+            "rserini's and Pyserini's nDCG@10 are equal (identical rankings); the peers "
+            "differ by analyzer and BM25 variant. "
+        )
+    else:
+        prose += (
+            f"The corpus has no relevance judgments: nDCG@10 is {NOT_JUDGED}; the queries "
+            "are the first ones of queries.jsonl. "
+        )
+    prose += (
+        "At k = 1000 much of rserini's time goes into building the Python `(docid, score)` "
+        "pairs (1,000 per query), not into retrieval."
+    )
+    exact = results.get("rserini", {}).get("exact")
+    text = (
+        f"{section_heading(folder.name)} {docs:,} documents, {queries:,} queries)\n\n"
+        f"```sh\n{command}\n```\n\n" + textwrap.fill(prose, 90) + "\n\n"
+    )
+    if exact:
+        text += f"Exactness of rserini's pruning: {exact}.\n\n"
+    if results:
+        text += table(results)
+    if curve:
+        about = (
+            "Build time against corpus size: the first documents of the corpus, each "
+            f"engine and size in its own process, median of {builds} "
+            f"build{'s' if builds > 1 else ''}; docs/s = documents ÷ seconds, so a flat "
+            "docs/s column means a linear build."
+        )
+        text += "\n" + textwrap.fill(about, 90) + "\n\n" + curve_table(curve, curve_engines)
+    if image is not None:
+        text += f"\n![QPS and build time on {folder.name}](img/{image.name})\n"
+    return text
 
 
 def main() -> int:
@@ -584,69 +998,91 @@ def main() -> int:
     parser.add_argument(
         "--smoke", action="store_true", help="first 300 documents and 20 queries only"
     )
+    parser.add_argument("--queries", type=int, default=None, help="run the first N queries")
     parser.add_argument(
-        "--write-docs", action="store_true", help=f"put the table in {DOCS.relative_to(REPO)}"
+        "--builds", type=int, default=None, help=f"index builds per engine (default {BUILDS})"
+    )
+    parser.add_argument(
+        "--fractions",
+        type=parse_fractions,
+        default=None,
+        help="build-time curve of rserini and tantivy on these fractions, e.g. 0.1,0.3,1",
+    )
+    parser.add_argument(
+        "--curve-only", action="store_true", help="only the build-time curve (--fractions)"
+    )
+    parser.add_argument("--plot", type=Path, default=None, help="write the plot to this PNG")
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help=f"put the tables in {DOCS.relative_to(REPO)} and the plot in docs/img",
     )
     args = parser.parse_args()
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ENGINES]
     if unknown:
         parser.error(f"unknown engine(s) {', '.join(unknown)}; choose from {', '.join(ENGINES)}")
+    if args.curve_only and not args.fractions:
+        parser.error("--curve-only needs --fractions")
+    if args.builds is not None and args.builds < 1:
+        parser.error("--builds must be at least 1")
     folder = args.corpus.resolve()
+    source = corpus_file(folder)
     qrels = read_qrels(folder / "qrels" / "test.tsv")
-    docs = read_corpus(corpus_file(folder), SMOKE_DOCS if args.smoke else None)
-    queries = read_queries(folder / "queries.jsonl", qrels)
-    if args.smoke:
-        queries = queries[:SMOKE_QUERIES]
-    deep_k = min(1000, len(docs))
+    limit = args.queries if args.queries is not None else SMOKE_QUERIES if args.smoke else None
+    queries = read_queries(folder / "queries.jsonl", qrels, limit)
+    builds = args.builds or (1 if args.smoke else BUILDS)
+    spec: dict[str, Any] = {"queries": queries, "builds": builds}
+    spec["min_seconds"] = 0.0 if args.smoke else MIN_SECONDS
     results: dict[str, dict[str, Any]] = {}
+    curve: list[dict[str, Any]] = []
+    curve_engines = [e for e in CURVE_ENGINES if e in engines]
     with tempfile.TemporaryDirectory(prefix="rserini-compare-") as tmp:
         work = Path(tmp)
-        corpus = work / "corpus.jsonl"
-        with open(corpus, "w", encoding="utf-8") as f:
-            for d in docs:
-                f.write(json.dumps(d, ensure_ascii=False) + "\n")
-        spec = {"corpus": str(corpus), "queries": queries, "deep_k": deep_k}
-        spec["min_seconds"] = 0.0 if args.smoke else MIN_SECONDS
-        spec["builds"] = 1 if args.smoke else BUILDS
-        for engine in engines:
-            print(f"compare: {engine}...", file=sys.stderr, flush=True)
-            result = run_engine(engine, spec, work)
-            if "run" in result:
-                result["ndcg10"] = ndcg10(result.pop("run"), qrels)
-            results[engine] = result
-    text = table(results)
+        if args.smoke or source.suffix == ".gz":
+            corpus = work / "corpus.jsonl"
+            docs = copy_corpus(source, corpus, SMOKE_DOCS if args.smoke else None)
+        else:  # read in place: no copy of a gigabyte corpus
+            corpus, docs = source, count_docs(source)
+        print(f"compare: {docs:,} documents, {len(queries):,} queries", file=sys.stderr)
+        spec.update(corpus=str(corpus), documents=docs, deep_k=min(1000, docs))
+        if not args.curve_only:
+            for engine in engines:
+                print(f"compare: {engine}...", file=sys.stderr, flush=True)
+                result = run_engine(engine, spec, work)
+                run = result.pop("run", None)
+                if run is not None and qrels is not None:
+                    result["ndcg10"] = ndcg10(run, qrels)
+                results[engine] = result
+        if args.fractions and curve_engines:
+            curve = build_curve(curve_engines, args.fractions, corpus, docs, spec)
+    text = table(results) if results else ""
+    if curve:
+        text += ("\n" if text else "") + curve_table(curve, curve_engines)
     print(text, end="")
+    image = args.plot
+    if args.write_docs and image is None:
+        image = IMAGES / f"bench-{folder.name}.png"
+    title = f"{folder.name}: {docs:,} documents, {len(queries):,} queries"
+    if image is not None and not plot(results, curve, curve_engines, image, title):
+        image = None
     if args.write_docs:
-        command = "python benches/compare.py" + (" --smoke" if args.smoke else "")
-        if args.corpus.resolve() != DEFAULT_CORPUS.resolve():
-            command += f" {args.corpus}"
-        if args.engines != ",".join(ENGINES):
-            command += f" --engines {args.engines}"
-        cpus = os.cpu_count()
-        cap = f"; k = 1000 is capped at the {deep_k} documents" if deep_k < 1000 else ""
-        prose = (
-            f"Measured on a shared machine with {cpus} cores: other jobs may have been running, "
-            "so treat the figures and ratios as indications and rerun the command to compare. "
-            "Each engine ran in its own process: peak RSS is that process's `ru_maxrss`, the "
-            "Python interpreter included (for Pyserini, the JVM with `-Xmx4g`). Query times "
-            "cover the whole loop from query strings to lists of `(docid, score)`, one call "
-            f"per query at 1 thread, after a warm-up of {WARMUP} queries, the median of passes "
-            f"repeated until they take {MIN_SECONDS:g} s (at most {MAX_PASSES}); 2-thread "
-            "figures use "
-            "the engine's batch call where it offers one. Index times are one thread; rserini "
-            "and Pyserini read the JSONL file, the others index documents already in memory "
-            f"(median of {BUILDS} builds)"
-            f"{cap}. BM25 k1 = 0.9, b = 0.4 everywhere except tantivy (1.2 / 0.75, fixed). "
-            "rserini's and Pyserini's nDCG@10 are equal (identical rankings); the peers differ "
-            "by analyzer and BM25 variant. At k = 1000 most of rserini's time goes into "
-            "building the Python `(docid, score)` pairs (1,000 per query), not into retrieval."
+        command = "python benches/compare.py " + shlex.join(sys.argv[1:])
+        command = command.replace(str(Path.home()) + "/", "~/")
+        section = docs_section(
+            folder,
+            docs,
+            len(queries),
+            command.strip(),
+            results,
+            curve,
+            curve_engines,
+            qrels is not None,
+            builds,
+            spec["deep_k"],
+            image if image is not None and image.parent == IMAGES else None,
         )
-        section = (
-            f"{SECTION} ({folder.name}, {len(docs):,} documents, {len(queries)} queries)\n\n"
-            f"```sh\n{command}\n```\n\n" + textwrap.fill(prose, 90) + "\n\n" + text
-        )
-        write_docs(section)
+        write_docs(folder.name, section)
     return 0
 
 

@@ -1,10 +1,13 @@
-"""benches/compare.py --smoke: the comparison driver runs and reports rserini (no timings
-are asserted)."""
+"""benches/compare.py: the comparison driver runs and reports rserini (no timings are
+asserted), with and without qrels; its exactness check and docs sections."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from support import REPO, collection
 
@@ -28,3 +31,108 @@ def test_compare_smoke_reports_rserini():
     assert qps > 0
     ndcg = float(cells[header.index("nDCG@10")])
     assert 0 < ndcg <= 1
+
+
+def load_bench(name: str):
+    """A script of benches/ as a module (they are not a package)."""
+    path = REPO / "benches" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def beir_folder(folder: Path, docs: int, queries: int) -> Path:
+    words = ["kernel", "driver", "memory", "page", "lock", "queue", "device", "buffer"]
+    with open(folder / "corpus.jsonl", "w", encoding="utf-8") as f:
+        for i in range(docs):
+            text = " ".join(words[(i * j) % len(words)] for j in range(1, 9))
+            f.write(json.dumps({"_id": f"d{i}", "title": "", "text": text}) + "\n")
+    with open(folder / "queries.jsonl", "w", encoding="utf-8") as f:
+        for i in range(queries):
+            f.write(json.dumps({"_id": str(i), "text": f"{words[i % 8]} {words[(i + 3) % 8]}"}))
+            f.write("\n")
+    return folder
+
+
+def test_compare_runs_every_query_of_a_corpus_without_qrels(tmp_path):
+    folder = beir_folder(tmp_path, docs=40, queries=7)
+    script = REPO / "benches" / "compare.py"
+    command = [sys.executable, str(script), "--engines", "rserini", "--builds", "1"]
+    out = subprocess.run(
+        [*command, "--smoke", str(folder)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert "40 documents, 7 queries" in out.stderr
+    header = [cell.strip() for cell in out.stdout.splitlines()[0].strip("|").split("|")]
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| rserini |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[header.index("nDCG@10")] == "\u2013"
+    assert float(cells[header.index("QPS k=10, 1 thread")].replace(",", "")) > 0
+    out = subprocess.run(
+        [*command, "--smoke", "--queries", "3", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "40 documents, 3 queries" in out.stderr
+
+
+def test_compare_reads_all_queries_without_qrels_and_judged_ones_with(tmp_path):
+    compare = load_bench("compare")
+    folder = beir_folder(tmp_path, docs=3, queries=5)
+    assert compare.read_qrels(folder / "qrels" / "test.tsv") is None
+    assert [q for q, _ in compare.read_queries(folder / "queries.jsonl", None)] == list("01234")
+    assert len(compare.read_queries(folder / "queries.jsonl", None, 2)) == 2
+    judged = {"1": {"d0": 1}, "3": {"d1": 1}}
+    assert [q for q, _ in compare.read_queries(folder / "queries.jsonl", judged)] == ["1", "3"]
+
+
+class Hit:
+    def __init__(self, docid, score):
+        self.docid, self.score = docid, score
+
+
+class FakeIndex:
+    """Answers like rserini's Index; ``exhaustive`` gives other hits for query "b"."""
+
+    def __init__(self, algorithm: bool):
+        self.algorithm = algorithm
+
+    def search(self, text, k, **options):
+        if not self.algorithm and "algorithm" in options:
+            raise TypeError("unexpected keyword argument 'algorithm'")
+        hits = [Hit("x", 2.0), Hit("y", 1.0)][:k]
+        if text == "b" and options.get("algorithm") == "exhaustive":
+            hits = [Hit("y", 2.0), Hit("x", 1.0)][:k]
+        return hits
+
+
+def test_exactness_check_compares_pruned_with_exhaustive_hits():
+    compare = load_bench("compare")
+    timer = compare.Timer([("q1", "a"), ("q2", "b")], deep_k=1000, min_seconds=0, builds=1)
+    timer.hits = {k: [[("x", 2.0), ("y", 1.0)]] * 2 for k in (10, 1000)}
+    assert compare.check_exact(FakeIndex(algorithm=False), timer, 2) == compare.NO_ALGORITHM
+    said = compare.check_exact(FakeIndex(algorithm=True), timer, 2)
+    assert said.startswith("pruned != exhaustive on 2 queries at k=10 and k=1000")
+    assert "k=10: 1 differ (first: query q2 (single))" in said
+    timer.queries = [("q1", "a")]
+    timer.hits = {k: [[("x", 2.0), ("y", 1.0)]] for k in (10, 1000)}
+    said = compare.check_exact(FakeIndex(algorithm=True), timer, 2)
+    assert said == "pruned == exhaustive on 1/1 queries at k=10 and k=1000"
+
+
+def test_write_docs_keeps_the_sections_of_other_corpora(tmp_path, monkeypatch):
+    compare = load_bench("compare")
+    docs = tmp_path / "benchmarks.md"
+    scifact = f"{compare.SECTION} (scifact, 5 documents, 3 queries)\n\nold scifact\n"
+    docs.write_text(f"# Benchmarks\n\n{scifact}\n## Later\n\nkept\n", encoding="utf-8")
+    monkeypatch.setattr(compare, "DOCS", docs)
+    compare.write_docs("linux-chunks", f"{compare.SECTION} (linux-chunks, 9 documents)\n\nv1\n")
+    compare.write_docs("linux-chunks", f"{compare.SECTION} (linux-chunks, 9 documents)\n\nv2\n")
+    text = docs.read_text(encoding="utf-8")
+    assert "old scifact" in text and "## Later\n\nkept" in text
+    assert "v2" in text and "v1" not in text
+    assert text.count("(linux-chunks,") == 1
