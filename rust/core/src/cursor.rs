@@ -80,6 +80,18 @@ impl<'a> Cursor<'a> {
         self.bound
     }
 
+    /// The list's document frequency.
+    #[inline]
+    pub fn df(&self) -> u32 {
+        self.list.df
+    }
+
+    /// Moves back to the first posting.
+    pub fn rewind(&mut self) {
+        self.shallow = 0;
+        self.load(0);
+    }
+
     /// The current posting's tf.
     #[inline]
     pub fn tf(&self) -> u32 {

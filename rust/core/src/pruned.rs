@@ -21,7 +21,7 @@ use std::collections::BinaryHeap;
 use crate::cursor::{Cursor, END};
 use crate::fieldnorm;
 use crate::index::Segment;
-use crate::scoring::Bm25Scorer;
+use crate::scoring::{Bm25Scorer, lucene_score};
 use crate::search::{QueryTerm, ScoredDoc};
 
 /// Relative slack on bounds and thresholds, far above float64 rounding
@@ -144,20 +144,37 @@ struct TermCursor<'a> {
 struct Scoring<'s> {
     segment: &'s Segment,
     scorer: &'s Bm25Scorer,
+    /// Lucene's norm cache when the scorer is Lucene's own BM25: one table
+    /// lookup per posting, in the one-byte norms only.
+    lucene: Option<&'s [f32; 256]>,
     /// Each query term's contribution to the current document.
     contrib: Vec<Option<f32>>,
     top: TopK,
+    /// A score at least k documents are known to reach (see [`seed`]).
+    floor: f64,
 }
 
 impl<'s> Scoring<'s> {
     /// The exact score of the current posting of `t` for `doc` (`None` for a
     /// posting the exhaustive path skips: tf 0 or an empty document, which
-    /// only a damaged file holds).
+    /// only a damaged file holds; norm 0 is length 0).
     #[inline]
     fn posting(&self, t: &TermCursor<'_>, doc: u32) -> Option<f32> {
         let data = self.segment.data();
-        let (tf, length) = (t.cursor.tf(), data.length(doc));
+        let tf = t.cursor.tf();
+        if let Some(cache) = self.lucene {
+            let norm = data.norm(doc);
+            return (tf != 0 && norm != 0)
+                .then(|| lucene_score(t.weight, tf, cache[usize::from(norm)]));
+        }
+        let length = data.length(doc);
         (tf != 0 && length != 0).then(|| self.scorer.score(t.weight, tf, data.norm(doc), length))
+    }
+
+    /// The pruning threshold: the heap's, or the seeded floor if higher.
+    #[inline]
+    fn threshold(&self) -> f64 {
+        self.top.threshold().max(self.floor)
     }
 
     /// Records `t`'s contribution to `doc`; returns it (0 if none).
@@ -172,10 +189,10 @@ impl<'s> Scoring<'s> {
         }
     }
 
-    /// Sums the recorded contributions in query order, offers the document
-    /// and clears the scratch; returns whether the threshold may have changed.
+    /// The exact score of the recorded contributions, summed in query order
+    /// as the exhaustive path does (`None` if there is none); clears them.
     #[inline]
-    fn finish(&mut self, doc: u32) -> bool {
+    fn total(&mut self) -> Option<f32> {
         let mut total = 0f64;
         let mut any = false;
         for c in &mut self.contrib {
@@ -184,9 +201,20 @@ impl<'s> Scoring<'s> {
                 any = true;
             }
         }
-        any && self
-            .top
-            .push(doc, total as f32, self.segment.data().docid_rank(doc))
+        any.then_some(total as f32)
+    }
+
+    /// Offers the document with its recorded contributions and clears them;
+    /// returns whether the threshold may have changed.
+    #[inline]
+    fn finish(&mut self, doc: u32) -> bool {
+        match self.total() {
+            Some(score) if self.top.may_keep(score) => {
+                self.top
+                    .push(doc, score, self.segment.data().docid_rank(doc))
+            }
+            _ => false,
+        }
     }
 
     fn clear(&mut self) {
@@ -194,10 +222,10 @@ impl<'s> Scoring<'s> {
     }
 
     /// Whether `doc` is scored at all (the exhaustive path skips deleted
-    /// and empty documents).
+    /// documents; empty ones have no valid posting).
     #[inline]
     fn live(&self, doc: u32) -> bool {
-        !self.segment.is_deleted(doc) && self.segment.data().length(doc) != 0
+        !self.segment.is_deleted(doc)
     }
 }
 
@@ -256,9 +284,12 @@ pub(crate) fn top_k(
     let mut scoring = Scoring {
         segment,
         scorer,
+        lucene: scorer.lucene_norm_cache(),
         contrib: vec![None; terms.len()],
         top: TopK::new(k),
+        floor: f64::NEG_INFINITY,
     };
+    seed(&mut scoring, &mut cursors, k);
     match pruning {
         Pruning::MaxScore => maxscore(&mut scoring, cursors),
         Pruning::BlockMaxWand => block_max_wand(&mut scoring, cursors),
@@ -266,12 +297,100 @@ pub(crate) fn top_k(
     scoring.top.into_sorted()
 }
 
+/// Documents of the seeding list scored per wanted hit (plus a constant).
+const SEED_DOCS_PER_HIT: usize = 4;
+const SEED_DOCS_EXTRA: usize = 64;
+
+/// Raises the pruning threshold before the main pass: the first documents
+/// of the highest-bound lists (rare terms', whose documents tend to score
+/// high), taken in decreasing bound order, are scored in full, and if k of
+/// them were, the k-th best score is a floor that at least k documents
+/// reach, so no document scoring below it can be in the top k. Without it,
+/// the threshold starts at −∞ and rises only as good documents turn up,
+/// while long lists stay essential. The cursors are rewound afterwards; the
+/// main pass scores every document again (the seeded ones too), so the
+/// floor only prunes.
+fn seed(s: &mut Scoring<'_>, cursors: &mut [TermCursor<'_>], k: usize) {
+    if cursors.len() < 2 {
+        return;
+    }
+    let budget = k * SEED_DOCS_PER_HIT + SEED_DOCS_EXTRA;
+    let mut order: Vec<usize> = (0..cursors.len()).collect();
+    order.sort_by(|&a, &b| {
+        cursors[b]
+            .cursor
+            .bound()
+            .total_cmp(&cursors[a].cursor.bound())
+    });
+    let mut docs: Vec<u32> = Vec::with_capacity(budget);
+    for &i in &order {
+        let cursor = &mut cursors[i].cursor;
+        while docs.len() < budget && cursor.doc != END {
+            docs.push(cursor.doc);
+            cursor.next();
+        }
+        if docs.len() == budget {
+            break;
+        }
+    }
+    docs.sort_unstable();
+    docs.dedup();
+    docs.retain(|&doc| s.live(doc));
+    for t in cursors.iter_mut() {
+        t.cursor.rewind();
+    }
+    if docs.len() < k {
+        return;
+    }
+    let mut best: BinaryHeap<std::cmp::Reverse<OrderedScore>> = BinaryHeap::with_capacity(k + 1);
+    for &doc in &docs {
+        for t in cursors.iter_mut() {
+            t.cursor.advance(doc);
+            if t.cursor.doc == doc {
+                s.add(t, doc);
+            }
+        }
+        if let Some(score) = s.total() {
+            best.push(std::cmp::Reverse(OrderedScore(score)));
+            if best.len() > k {
+                best.pop();
+            }
+        }
+    }
+    if best.len() == k {
+        s.floor = best.peek().map_or(f64::NEG_INFINITY, |r| f64::from(r.0.0));
+    }
+    for t in cursors.iter_mut() {
+        t.cursor.rewind();
+    }
+}
+
+/// A float32 score ordered by `total_cmp`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct OrderedScore(f32);
+
+impl Eq for OrderedScore {}
+
+impl PartialOrd for OrderedScore {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedScore {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
 /// MaxScore: terms sorted by bound; the lowest-bound ones whose bounds
 /// together cannot reach the threshold are "non-essential": a document
 /// holding only them is never visited. Candidates come from the essential
-/// terms; the non-essential ones are looked up (highest bound first) only
-/// while the document's score can still reach the threshold, bounded by
-/// their current blocks' bounds.
+/// terms. If the bounds of the blocks holding a candidate, over all terms,
+/// cannot reach the threshold, every document up to the nearest block end
+/// is skipped at once (block-max MaxScore); otherwise the non-essential
+/// terms are looked up (highest bound first) only while the document's score
+/// can still reach the threshold.
 fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
     cursors.sort_by(|a, b| a.cursor.bound().total_cmp(&b.cursor.bound()));
     let n = cursors.len();
@@ -284,7 +403,7 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         })
         .collect();
     let mut block_prefix = vec![0f64; n];
-    let mut threshold = s.top.threshold();
+    let mut threshold = s.threshold();
     let mut first = 0;
     loop {
         while first < n && prunable(cumulative[first], threshold) {
@@ -295,6 +414,22 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         };
         if doc == END {
             break;
+        }
+        // Block bounds of every term at `doc`, from metadata alone.
+        let mut sum = 0f64;
+        let mut end = END;
+        for (prefix, t) in block_prefix.iter_mut().zip(cursors.iter_mut()) {
+            sum += t.cursor.block_bound(doc);
+            end = end.min(t.cursor.block_end(doc));
+            *prefix = sum;
+        }
+        if prunable(sum, threshold) {
+            // Every block end is at or after `doc`: this moves forward.
+            let next = end.saturating_add(1);
+            for t in &mut cursors[first..] {
+                t.cursor.advance(next);
+            }
+            continue;
         }
         let live = s.live(doc);
         let mut partial = 0f64;
@@ -309,13 +444,8 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         if !live {
             continue;
         }
-        // Non-essential terms: first their current blocks' bounds, from
-        // metadata alone, then their postings, highest bound first.
-        let mut sum = 0f64;
-        for (prefix, t) in block_prefix.iter_mut().zip(&mut cursors[..first]) {
-            sum += t.cursor.block_bound(doc);
-            *prefix = sum;
-        }
+        // Non-essential terms, highest bound first, while the block bounds
+        // of those left can still lift the document to the threshold.
         let mut pruned = false;
         for i in (0..first).rev() {
             if prunable(partial + block_prefix[i], threshold) {
@@ -331,7 +461,7 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         if pruned {
             s.clear();
         } else if s.finish(doc) {
-            threshold = s.top.threshold();
+            threshold = s.threshold();
         }
     }
 }
@@ -345,7 +475,7 @@ fn block_max_wand(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
     let n = cursors.len();
     loop {
         cursors.sort_by_key(|t| t.cursor.doc);
-        let threshold = s.top.threshold();
+        let threshold = s.threshold();
         let mut sum = 0f64;
         let mut pivot = None;
         for (i, t) in cursors.iter().enumerate() {
