@@ -122,41 +122,32 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
     terms
 }
 
+/// A running score no document has: a sum starting at +0.0 never becomes
+/// −0.0, so this marks the untouched slots without a second array.
+const UNTOUCHED: u64 = 0x8000_0000_0000_0000;
+
 /// Reusable per-thread scratch space: dense scores and the touched docs.
 #[derive(Default)]
 struct Accumulator {
     scores: Vec<f64>,
-    seen: Vec<bool>,
     touched: Vec<u32>,
-    decoder: BlockDecoder,
+    decoders: Vec<BlockDecoder>,
 }
 
 impl Accumulator {
     /// Clears the previous query's entries and makes room for `num_docs`.
     fn reset(&mut self, num_docs: usize) {
-        for &d in &self.touched {
-            self.scores[d as usize] = 0.0;
-            self.seen[d as usize] = false;
+        if self.touched.len() > self.scores.len() / 8 {
+            self.scores.fill(f64::from_bits(UNTOUCHED));
+        } else {
+            for &d in &self.touched {
+                self.scores[d as usize] = f64::from_bits(UNTOUCHED);
+            }
         }
         self.touched.clear();
         if self.scores.len() < num_docs {
-            self.scores.resize(num_docs, 0.0);
-            self.seen.resize(num_docs, false);
+            self.scores.resize(num_docs, f64::from_bits(UNTOUCHED));
         }
-    }
-
-    #[inline]
-    fn add(&mut self, doc: u32, score: f32) {
-        let d = doc as usize;
-        // Out-of-range ids can only come from a damaged file: ignore them.
-        let (Some(seen), Some(slot)) = (self.seen.get_mut(d), self.scores.get_mut(d)) else {
-            return;
-        };
-        if !*seen {
-            *seen = true;
-            self.touched.push(doc);
-        }
-        *slot += f64::from(score);
     }
 }
 
@@ -320,27 +311,80 @@ fn accumulate<S: Fn(u32, u32) -> Option<f32>>(
     scorer: impl Fn(f64, u32) -> S,
 ) {
     let data = segment.data();
+    let mut lists = Vec::with_capacity(terms.len());
     for (qt, &weight) in terms.iter().zip(weights) {
-        let Some(ord) = data.term_ord(&qt.term) else {
-            continue;
-        };
-        let list = data.postings(ord);
-        let score = scorer(weight, list.df);
-        for b in 0..list.num_blocks() {
-            let Some(len) = acc.decoder.decode(&list, b) else {
-                break;
-            };
-            for i in 0..len {
-                let (doc, tf) = (acc.decoder.docs[i], acc.decoder.tfs[i]);
+        if let Some(ord) = data.term_ord(&qt.term) {
+            let list = data.postings(ord);
+            lists.push(TermState {
+                score: scorer(weight, list.df),
+                list,
+                block: 0,
+                len: 0,
+                pos: 0,
+            });
+        }
+    }
+    if acc.decoders.len() < lists.len() {
+        acc.decoders.resize_with(lists.len(), BlockDecoder::default);
+    }
+    // Documents are taken in ranges whose scores fit in the L2 cache, each
+    // range term by term in query order (so every document's sum still runs
+    // in query order).
+    let mut start = 0usize;
+    while start < data.len().max(1) {
+        let end = (start + ACCUMULATOR_RANGE).min(u32::MAX as usize) as u32;
+        for (t, decoder) in lists.iter_mut().zip(acc.decoders.iter_mut()) {
+            loop {
+                if t.pos == t.len {
+                    if t.block >= t.list.num_blocks() {
+                        break;
+                    }
+                    match decoder.decode(&t.list, t.block) {
+                        Some(len) => (t.len, t.pos) = (len, 0),
+                        // A damaged block ends the list.
+                        None => {
+                            t.block = usize::MAX;
+                            break;
+                        }
+                    }
+                    t.block += 1;
+                }
+                let (doc, tf) = (decoder.docs[t.pos], decoder.tfs[t.pos]);
+                if doc >= end {
+                    break;
+                }
+                t.pos += 1;
                 if tf == 0 || segment.is_deleted(doc) {
                     continue;
                 }
-                if let Some(s) = score(doc, tf) {
-                    acc.add(doc, s);
+                if let Some(s) = (t.score)(doc, tf) {
+                    // Out-of-range ids can only come from a damaged file.
+                    if let Some(slot) = acc.scores.get_mut(doc as usize) {
+                        if slot.to_bits() == UNTOUCHED {
+                            acc.touched.push(doc);
+                            *slot = 0.0;
+                        }
+                        *slot += f64::from(s);
+                    }
                 }
             }
         }
+        start += ACCUMULATOR_RANGE;
     }
+}
+
+/// Documents per accumulation range: 1 MiB of float64 scores.
+const ACCUMULATOR_RANGE: usize = 1 << 17;
+
+/// One term's place in its list during accumulation.
+struct TermState<'a, S> {
+    score: S,
+    list: crate::postings::PostingList<'a>,
+    /// Next block to decode.
+    block: usize,
+    /// Postings in the decoded block, and the next one to take.
+    len: usize,
+    pos: usize,
 }
 
 /// How one posting scores under a model, bound to the index's statistics
