@@ -34,6 +34,7 @@ pub mod scoring;
 pub mod search;
 pub mod segment;
 pub mod store;
+pub mod topk;
 pub mod walk;
 
 pub use error::{Error, Result};

@@ -18,11 +18,13 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use crate::topk::TopK;
+
 use crate::cursor::{Cursor, END};
 use crate::fieldnorm;
 use crate::index::Segment;
 use crate::scoring::{Bm25Scorer, lucene_score};
-use crate::search::{QueryTerm, ScoredDoc};
+use crate::search::{QueryTerm, ScoredDoc, TF1_TABLE_MIN_DF};
 
 /// Relative slack on bounds and thresholds, far above float64 rounding
 /// (~1e-16 per operation) and above a float32 ulp (~6e-8), so that a
@@ -36,101 +38,6 @@ fn prunable(bound: f64, threshold: f64) -> bool {
     bound * (1.0 + SLACK) < threshold
 }
 
-/// A kept hit; ordered so that the worst hit is the heap's greatest.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    score: f32,
-    rank: u32,
-    doc: u32,
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .score
-            .total_cmp(&self.score)
-            .then(self.rank.cmp(&other.rank))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Entry {}
-
-/// The k best hits so far of one segment, under the tie rule (score
-/// descending, then rank of the docid ascending).
-pub(crate) struct TopK {
-    k: usize,
-    heap: BinaryHeap<Entry>,
-}
-
-impl TopK {
-    pub(crate) fn new(k: usize) -> Self {
-        TopK {
-            k,
-            heap: BinaryHeap::with_capacity(k.min(1 << 16) + 1),
-        }
-    }
-
-    /// The score a new hit must reach to be kept (−∞ until k are kept).
-    #[inline]
-    pub(crate) fn threshold(&self) -> f64 {
-        match self.heap.peek() {
-            Some(worst) if self.heap.len() >= self.k => f64::from(worst.score),
-            _ => f64::NEG_INFINITY,
-        }
-    }
-
-    /// Whether a hit scoring `score` could be kept (whatever its docid).
-    #[inline]
-    pub(crate) fn may_keep(&self, score: f32) -> bool {
-        self.heap.len() < self.k
-            || self
-                .heap
-                .peek()
-                .is_some_and(|worst| score.total_cmp(&worst.score) != Ordering::Less)
-    }
-
-    /// Offers a hit; returns whether the threshold may have changed.
-    #[inline]
-    pub(crate) fn push(&mut self, doc: u32, score: f32, rank: u32) -> bool {
-        let entry = Entry { score, rank, doc };
-        if self.heap.len() < self.k {
-            self.heap.push(entry);
-            return self.heap.len() == self.k;
-        }
-        match self.heap.peek_mut() {
-            Some(mut worst) if entry < *worst => {
-                *worst = entry;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// The kept hits, best first.
-    pub(crate) fn into_sorted(self) -> Vec<ScoredDoc> {
-        self.heap
-            .into_sorted_vec()
-            .into_iter()
-            .map(|e| ScoredDoc {
-                doc: e.doc,
-                score: e.score,
-            })
-            .collect()
-    }
-}
-
 /// One query term's cursor in a segment.
 struct TermCursor<'a> {
     cursor: Cursor<'a>,
@@ -138,6 +45,9 @@ struct TermCursor<'a> {
     weight: f32,
     /// Its position among the query's distinct terms.
     query: usize,
+    /// Lucene scores at tf = 1 by norm byte, for long lists (see
+    /// [`crate::search`]'s exhaustive loop, which does the same).
+    ones: Option<Box<[f32; 256]>>,
 }
 
 /// A segment, a scorer and the per-document scratch both algorithms share.
@@ -163,9 +73,12 @@ impl<'s> Scoring<'s> {
         let data = self.segment.data();
         let tf = t.cursor.tf();
         if let Some(cache) = self.lucene {
-            let norm = data.norm(doc);
-            return (tf != 0 && norm != 0)
-                .then(|| lucene_score(t.weight, tf, cache[usize::from(norm)]));
+            let norm = usize::from(data.norm(doc));
+            return match (&t.ones, tf, norm) {
+                (_, 0, _) | (_, _, 0) => None,
+                (Some(ones), 1, _) => Some(ones[norm]),
+                _ => Some(lucene_score(t.weight, tf, cache[norm])),
+            };
         }
         let length = data.length(doc);
         (tf != 0 && length != 0).then(|| self.scorer.score(t.weight, tf, data.norm(doc), length))
@@ -210,8 +123,8 @@ impl<'s> Scoring<'s> {
     fn finish(&mut self, doc: u32) -> bool {
         match self.total() {
             Some(score) if self.top.may_keep(score) => {
-                self.top
-                    .push(doc, score, self.segment.data().docid_rank(doc))
+                let data = self.segment.data();
+                self.top.push(doc, score, |d| data.docid_rank(d))
             }
             _ => false,
         }
@@ -275,10 +188,15 @@ pub(crate) fn top_k(
                 length => inflate(scorer.score(weight, tf, data.norm(doc), length)),
             },
         );
+        let ones = scorer
+            .lucene_norm_cache()
+            .filter(|_| list.df >= TF1_TABLE_MIN_DF)
+            .map(|cache| Box::new(std::array::from_fn(|n| lucene_score(weight, 1, cache[n]))));
         cursors.push(TermCursor {
             cursor,
             weight,
             query,
+            ones,
         });
     }
     let mut scoring = Scoring {
@@ -294,7 +212,7 @@ pub(crate) fn top_k(
         Pruning::MaxScore => maxscore(&mut scoring, cursors),
         Pruning::BlockMaxWand => block_max_wand(&mut scoring, cursors),
     }
-    scoring.top.into_sorted()
+    scoring.top.into_sorted(|d| data.docid_rank(d))
 }
 
 /// Documents of the seeding list scored per wanted hit (plus a constant).
@@ -403,6 +321,7 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         })
         .collect();
     let mut block_prefix = vec![0f64; n];
+    let mut window_end: Option<u32> = None;
     let mut threshold = s.threshold();
     let mut first = 0;
     loop {
@@ -415,17 +334,22 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         if doc == END {
             break;
         }
-        // Block bounds of every term at `doc`, from metadata alone.
-        let mut sum = 0f64;
-        let mut end = END;
-        for (prefix, t) in block_prefix.iter_mut().zip(cursors.iter_mut()) {
-            sum += t.cursor.block_bound(doc);
-            end = end.min(t.cursor.block_end(doc));
-            *prefix = sum;
+        // Block bounds of every term at `doc`, from metadata alone; they
+        // hold up to the nearest block end, so later candidates before it
+        // (candidates only move forward) reuse them.
+        if window_end.is_none_or(|end| doc > end) {
+            let mut sum = 0f64;
+            let mut end = END;
+            for (prefix, t) in block_prefix.iter_mut().zip(cursors.iter_mut()) {
+                sum += t.cursor.block_bound(doc);
+                end = end.min(t.cursor.block_end(doc));
+                *prefix = sum;
+            }
+            window_end = Some(end);
         }
-        if prunable(sum, threshold) {
+        if prunable(block_prefix[n - 1], threshold) {
             // Every block end is at or after `doc`: this moves forward.
-            let next = end.saturating_add(1);
+            let next = window_end.unwrap_or(END).saturating_add(1);
             for t in &mut cursors[first..] {
                 t.cursor.advance(next);
             }

@@ -20,9 +20,10 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::postings::BlockDecoder;
-use crate::pruned::{self, Pruning, TopK};
+use crate::pruned::{self, Pruning};
 use crate::scoring::{Bm25Params, Bm25Scorer, lucene_score, tfidf};
 use crate::segment::SegmentData;
+use crate::topk::TopK;
 
 /// A scoring model with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,11 +63,19 @@ impl Algorithm {
         }
     }
 
-    /// The pruning to run on one segment, or `None` for the exhaustive
+    /// The pruning to run on a segment of `num_docs` documents whose lists
+    /// for the query hold `postings` postings, or `None` for the exhaustive
     /// path. Pruning needs BM25 with non-negative term weights (TF-IDF's
     /// per-document norms and negative idfs have no block bounds), so other
     /// queries run exhaustively whatever was asked.
-    fn resolve(self, model: &Model, weights: &[f64], postings: u64, k: usize) -> Option<Pruning> {
+    fn resolve(
+        self,
+        model: &Model,
+        weights: &[f64],
+        num_docs: usize,
+        postings: u64,
+        k: usize,
+    ) -> Option<Pruning> {
         let prunable =
             matches!(model, Model::Bm25(_)) && weights.iter().all(|w| w.is_finite() && *w >= 0.0);
         if !prunable {
@@ -76,11 +85,20 @@ impl Algorithm {
             Algorithm::Exhaustive => None,
             Algorithm::MaxScore => Some(Pruning::MaxScore),
             Algorithm::BlockMaxWand => Some(Pruning::BlockMaxWand),
-            // Pruning pays when the lists are long compared to the hits kept.
-            Algorithm::Auto => (postings > 32 * k as u64).then_some(Pruning::MaxScore),
+            // Pruning pays when the lists are long compared to the hits
+            // kept, and the segment too large for its scores to stay in
+            // cache (measured in docs/benchmarks.md).
+            Algorithm::Auto => (num_docs >= AUTO_MIN_DOCS
+                && postings >= AUTO_MIN_POSTINGS_PER_HIT * k as u64)
+                .then_some(Pruning::MaxScore),
         }
     }
 }
+
+/// [`Algorithm::Auto`] prunes only segments at least this large...
+const AUTO_MIN_DOCS: usize = 50_000;
+/// ...and only queries with this many postings per wanted hit.
+const AUTO_MIN_POSTINGS_PER_HIT: u64 = 16;
 
 /// One query term, with its frequency in the query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,10 +218,10 @@ pub fn search_terms(
     let scorer = PostingScorer::new(index, model);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
-    let pruning = algorithm.resolve(model, &weights, postings, k);
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
+        let pruning = algorithm.resolve(model, &weights, data.len(), postings, k);
         let local = match (&scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
@@ -295,7 +313,7 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
 
 /// Lists at least this long get a per-norm table of tf = 1 scores (256
 /// divisions, saved many times over).
-const TF1_TABLE_MIN_DF: u32 = 1024;
+pub(crate) const TF1_TABLE_MIN_DF: u32 = 1024;
 
 /// Adds each posting's score to the accumulator for every live posting of
 /// every query term in `segment`, term by term in query order: `scorer(weight,
@@ -444,10 +462,10 @@ fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc
         for &doc in &acc.touched {
             let score = acc.scores[doc as usize] as f32;
             if in_range(doc) && top.may_keep(score) {
-                top.push(doc, score, data.docid_rank(doc));
+                top.push(doc, score, |d| data.docid_rank(d));
             }
         }
-        return top.into_sorted();
+        return top.into_sorted(|d| data.docid_rank(d));
     }
     // One integer key per hit orders by the tie rule with plain integer
     // comparisons (no lookups while sorting).
@@ -476,7 +494,7 @@ fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc
 /// A key whose ascending order is the tie rule: score descending (in
 /// `f32::total_cmp` order), then docid rank ascending.
 #[inline]
-fn rank_key(score: f32, rank: u32) -> u64 {
+pub(crate) fn rank_key(score: f32, rank: u32) -> u64 {
     let bits = score.to_bits();
     // Flip as `total_cmp` does, so unsigned order is total order...
     let ordered = if bits >> 31 == 1 {
@@ -490,7 +508,7 @@ fn rank_key(score: f32, rank: u32) -> u64 {
 
 /// The score a [`rank_key`] was made from.
 #[inline]
-fn key_score(key: u64) -> f32 {
+pub(crate) fn key_score(key: u64) -> f32 {
     let ordered = !((key >> 32) as u32);
     let bits = if ordered >> 31 == 1 {
         ordered & !(1 << 31)

@@ -1,0 +1,164 @@
+//! The k best hits of one segment under the tie rule (score descending,
+//! then docid rank ascending), kept in a binary heap whose root is the worst
+//! kept hit.
+//!
+//! Hits are compared by score first; the docid rank, a random access into a
+//! per-document table, is only looked up to break a tie, which is rare, so
+//! keeping a hit costs no cache miss beyond its own score.
+
+use crate::search::{ScoredDoc, key_score, rank_key};
+
+/// A kept hit.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: f32,
+    doc: u32,
+}
+
+/// The k best hits so far.
+pub struct TopK {
+    k: usize,
+    heap: Vec<Entry>,
+}
+
+impl TopK {
+    /// An empty top `k`.
+    pub fn new(k: usize) -> Self {
+        TopK {
+            k,
+            heap: Vec::with_capacity(k.min(1 << 16)),
+        }
+    }
+
+    /// The score a new hit must reach to be kept (−∞ until k are kept).
+    #[inline]
+    pub fn threshold(&self) -> f64 {
+        match self.heap.first() {
+            Some(worst) if self.heap.len() >= self.k => f64::from(worst.score),
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// Whether a hit scoring `score` could be kept (whatever its docid).
+    #[inline]
+    pub fn may_keep(&self, score: f32) -> bool {
+        self.heap.len() < self.k
+            || self
+                .heap
+                .first()
+                .is_some_and(|worst| score.total_cmp(&worst.score) != std::cmp::Ordering::Less)
+    }
+
+    /// Offers a hit; `rank` gives a document's docid rank. Returns whether
+    /// the threshold may have changed.
+    #[inline]
+    pub fn push(&mut self, doc: u32, score: f32, rank: impl Fn(u32) -> u32) -> bool {
+        let entry = Entry { score, doc };
+        if self.heap.len() < self.k {
+            self.heap.push(entry);
+            self.sift_up(self.heap.len() - 1, &rank);
+            return self.heap.len() == self.k;
+        }
+        match self.heap.first() {
+            Some(&worst) if worse(worst, entry, &rank) => {
+                self.heap[0] = entry;
+                self.sift_down(0, &rank);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The kept hits, best first.
+    pub fn into_sorted(self, rank: impl Fn(u32) -> u32) -> Vec<ScoredDoc> {
+        let mut keyed: Vec<(u64, u32)> = self
+            .heap
+            .iter()
+            .map(|e| (rank_key(e.score, rank(e.doc)), e.doc))
+            .collect();
+        keyed.sort_unstable();
+        keyed
+            .into_iter()
+            .map(|(key, doc)| ScoredDoc {
+                doc,
+                score: key_score(key),
+            })
+            .collect()
+    }
+
+    fn sift_up(&mut self, mut i: usize, rank: &impl Fn(u32) -> u32) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if !worse(self.heap[i], self.heap[parent], rank) {
+                break;
+            }
+            self.heap.swap(i, parent);
+            i = parent;
+        }
+    }
+
+    fn sift_down(&mut self, mut i: usize, rank: &impl Fn(u32) -> u32) {
+        let n = self.heap.len();
+        loop {
+            let (left, right) = (2 * i + 1, 2 * i + 2);
+            let mut worst = i;
+            if left < n && worse(self.heap[left], self.heap[worst], rank) {
+                worst = left;
+            }
+            if right < n && worse(self.heap[right], self.heap[worst], rank) {
+                worst = right;
+            }
+            if worst == i {
+                return;
+            }
+            self.heap.swap(i, worst);
+            i = worst;
+        }
+    }
+}
+
+/// Whether `a` ranks below `b`: a lower score, or the same score and a
+/// later docid.
+#[inline]
+fn worse(a: Entry, b: Entry, rank: &impl Fn(u32) -> u32) -> bool {
+    match a.score.total_cmp(&b.score) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => rank(a.doc) > rank(b.doc),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn keeps_the_k_best_under_the_tie_rule(
+            scores in proptest::collection::vec(0u8..6, 0..300),
+            k in 1usize..40,
+            seed in any::<u32>(),
+        ) {
+            // Few distinct scores: ties are everywhere.
+            let ranks: Vec<u32> = (0..scores.len() as u32).map(|d| d.wrapping_mul(2_654_435_761) ^ seed).collect();
+            let rank = |d: u32| ranks[d as usize];
+            let mut top = TopK::new(k);
+            for (doc, &s) in scores.iter().enumerate() {
+                let score = f32::from(s) / 2.0;
+                if top.may_keep(score) {
+                    top.push(doc as u32, score, rank);
+                }
+            }
+            let mut expected: Vec<(u64, u32)> = scores
+                .iter()
+                .enumerate()
+                .map(|(d, &s)| (rank_key(f32::from(s) / 2.0, rank(d as u32)), d as u32))
+                .collect();
+            expected.sort_unstable();
+            expected.truncate(k);
+            let got: Vec<u32> = top.into_sorted(rank).iter().map(|h| h.doc).collect();
+            prop_assert_eq!(got, expected.iter().map(|e| e.1).collect::<Vec<_>>());
+        }
+    }
+}
