@@ -25,15 +25,18 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT = REPO.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
 
 LOAD = """
-import resource, sys, time
+import re, sys, time
 import rserini
 start = time.perf_counter()
 index = rserini.Index.load(sys.argv[1], mmap=sys.argv[2] == "1")
 elapsed = time.perf_counter() - start
 hits = index.search("protein expression in cells", k=10)
 assert hits, "the loaded index answers"
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(elapsed, rss)
+# The peak RSS of this process's own memory: getrusage's ru_maxrss would keep
+# the parent's peak across fork and exec.
+with open("/proc/self/status") as status:
+    peak_kb = int(re.search(r"VmHWM:\\s+(\\d+) kB", status.read()).group(1))
+print(elapsed, peak_kb)
 """
 
 
