@@ -122,7 +122,8 @@ impl<'s> Scoring<'s> {
     #[inline]
     fn finish(&mut self, doc: u32) -> bool {
         match self.total() {
-            Some(score) if self.top.may_keep(score) => {
+            // Below the floor, a document is out of the top k for sure.
+            Some(score) if f64::from(score) >= self.floor && self.top.may_keep(score) => {
                 let data = self.segment.data();
                 self.top.push(doc, score, |d| data.docid_rank(d))
             }
@@ -216,7 +217,7 @@ pub(crate) fn top_k(
 }
 
 /// Documents of the seeding list scored per wanted hit (plus a constant).
-const SEED_DOCS_PER_HIT: usize = 4;
+const SEED_DOCS_PER_HIT: usize = 1;
 const SEED_DOCS_EXTRA: usize = 64;
 
 /// Raises the pruning threshold before the main pass: the first documents
