@@ -1,15 +1,17 @@
-//! Exhaustive top-k latency on a seeded synthetic corpus with a Zipf-like
-//! vocabulary: k = 10 and k = 1000, short and long queries, Lucene BM25.
-//! Run: `cargo bench -p rserini-benches --bench search`. Each iteration
-//! checks the number of hits, so a broken search cannot post a fast time.
+//! Top-k latency per algorithm (exhaustive, MaxScore, block-max WAND, auto)
+//! on a seeded synthetic corpus with a Zipf-like vocabulary: k = 10 and
+//! k = 1000, Lucene BM25; and block decoding throughput. Run: `cargo bench
+//! -p rserini-benches --bench search`. Each iteration checks its results
+//! against the exhaustive ones, so a broken path cannot post a fast time.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::Index;
+use rserini_core::postings::{self, BlockDecoder, PostingList};
 use rserini_core::scoring::Bm25Params;
-use rserini_core::search::{self, Model};
+use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 
 struct Lcg(u64);
 
@@ -57,22 +59,64 @@ fn bench_search(c: &mut Criterion) {
         })
         .collect();
     let model = Model::Bm25(Bm25Params::default());
-    let mut group = c.benchmark_group("exhaustive");
     for k in [10usize, 1000] {
-        let expected: Vec<usize> = queries
+        let mut group = c.benchmark_group(format!("top-k/k={k}"));
+        let expected: Vec<Vec<ScoredDoc>> = queries
             .iter()
-            .map(|q| search::search(&index, q, k, &model).len())
+            .map(|q| search::search_with(&index, q, k, &model, Algorithm::Exhaustive))
             .collect();
-        group.bench_function(format!("k={k}"), |b| {
-            b.iter(|| {
-                for (q, &n) in queries.iter().zip(&expected) {
-                    assert_eq!(search::search(&index, black_box(q), k, &model).len(), n);
-                }
-            })
-        });
+        for (name, algorithm) in [
+            ("exhaustive", Algorithm::Exhaustive),
+            ("maxscore", Algorithm::MaxScore),
+            ("bmw", Algorithm::BlockMaxWand),
+            ("auto", Algorithm::Auto),
+        ] {
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    for (q, hits) in queries.iter().zip(&expected) {
+                        let got = search::search_with(&index, black_box(q), k, &model, algorithm);
+                        assert_eq!(&got, hits);
+                    }
+                })
+            });
+        }
+        group.finish();
     }
+}
+
+/// Decoding a long posting list, block by block.
+fn bench_decode(c: &mut Criterion) {
+    let mut rng = Lcg(3);
+    let mut doc = 0u32;
+    let (docs, tfs): (Vec<u32>, Vec<u32>) = (0..1_000_000)
+        .map(|_| {
+            doc += 1 + (rng.next() % 16) as u32;
+            (doc, 1 + (rng.term(20) as u32))
+        })
+        .unzip();
+    let (mut bytes, mut blocks) = (Vec::new(), Vec::new());
+    let info = postings::encode(&docs, &tfs, |_| 10, &mut bytes, &mut blocks);
+    let list = PostingList {
+        bytes: &bytes,
+        blocks: &blocks,
+        df: info.df,
+    };
+    let mut group = c.benchmark_group("decode");
+    group.throughput(criterion::Throughput::Elements(docs.len() as u64));
+    group.bench_function("1M postings", |b| {
+        let mut decoder = BlockDecoder::default();
+        b.iter(|| {
+            let mut sum = 0u64;
+            for block in 0..list.num_blocks() {
+                let n = decoder.decode(&list, block).expect("valid list");
+                sum += u64::from(decoder.docs[n - 1]);
+            }
+            assert!(sum > 0);
+            sum
+        })
+    });
     group.finish();
 }
 
-criterion_group!(benches, bench_search);
+criterion_group!(benches, bench_search, bench_decode);
 criterion_main!(benches);
