@@ -20,6 +20,7 @@
 //! ```
 
 pub mod analysis;
+mod bits;
 pub mod corpus;
 pub mod data;
 pub mod docstore;
@@ -27,6 +28,7 @@ pub mod error;
 pub mod fieldnorm;
 pub mod fusion;
 pub mod index;
+mod legacy;
 pub mod postings;
 pub mod scoring;
 pub mod search;
