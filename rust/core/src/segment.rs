@@ -131,13 +131,17 @@ impl DocIds {
 
     /// The docid of document `doc`.
     pub fn get(&self, doc: u32) -> Option<&str> {
+        std::str::from_utf8(self.get_bytes(doc)?).ok()
+    }
+
+    /// The UTF-8 bytes of the docid of `doc` (they compare as the docids do).
+    pub fn get_bytes(&self, doc: u32) -> Option<&[u8]> {
         let i = doc as usize;
         if i >= self.count {
             return None;
         }
         let (a, b) = (self.offset(i) as usize, self.offset(i + 1) as usize);
-        let text = &self.data[self.text_at..];
-        std::str::from_utf8(text.get(a..b)?).ok()
+        self.data[self.text_at..].get(a..b)
     }
 
     /// Number of docids.
