@@ -669,3 +669,25 @@ def test_damaged_term_dictionary_with_valid_checksums_never_panics(
         for query in QUERIES:
             index.search(query)
         index.batch_search(QUERIES)
+
+
+def test_ranks_disagreeing_with_docids_keep_the_tie_order_total(tmp_path: Path) -> None:
+    """A checksum-valid docrank file reversing its segment's docid order: ties still sort."""
+    folder = tmp_path / "idx"
+    index = Index.build([(f"a{i:02d}", "same words") for i in range(60)], progress=False)
+    index.save(folder)
+    index.add([(f"b{i:02d}", "same words") for i in range(60)])
+    index.commit()
+    n = 60
+    width = (n - 1).bit_length()
+    packed = sum((n - 1 - i) << (i * width) for i in range(n))
+    reseal(
+        folder,
+        "seg000001.docrank",
+        bytes([width]) + packed.to_bytes((n * width + 7) // 8, "little"),
+    )
+    for mmap in (True, False):
+        loaded = Index.load(folder, mmap=mmap)
+        hits = loaded.search("same words", k=120)
+        assert len(hits) == 120 and len({h.score for h in hits}) == 1
+        assert [h.docid for h in hits] == sorted(h.docid for h in hits)
