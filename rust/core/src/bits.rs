@@ -74,6 +74,54 @@ pub fn read(bytes: &[u8], bit: usize, width: u8) -> u64 {
     (v as u64) & mask
 }
 
+/// Reads values of one width in order, from a bit position on; bits past
+/// the end read as 0.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    next: usize,
+    buf: u128,
+    have: u32,
+    width: u8,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `width`-bit values (`width` ≤ 64) from the start of `bytes`.
+    pub fn new(bytes: &'a [u8], width: u8) -> Self {
+        Reader {
+            bytes,
+            next: 0,
+            buf: 0,
+            have: 0,
+            width: width.min(64),
+        }
+    }
+
+    /// The next value.
+    #[inline]
+    pub fn next_value(&mut self) -> u64 {
+        let w = u32::from(self.width);
+        if self.have < w {
+            if let Some(chunk) = self.bytes.get(self.next..self.next + 8) {
+                let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                self.buf |= u128::from(word) << self.have;
+                self.next += 8;
+                self.have += 64;
+            } else {
+                while self.have < w {
+                    let byte = self.bytes.get(self.next).copied().unwrap_or(0);
+                    self.buf |= u128::from(byte) << self.have;
+                    self.next += 1;
+                    self.have += 8;
+                }
+            }
+        }
+        let v = (self.buf as u64) & if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        self.buf >>= w;
+        self.have -= w;
+        v
+    }
+}
+
 /// Bytes holding `count` values of `width` bits; `None` on overflow.
 pub fn packed_len(count: usize, width: u8) -> Option<usize> {
     Some(count.checked_mul(usize::from(width))?.div_ceil(8))
@@ -97,11 +145,8 @@ pub fn unpack_u32s(bytes: &[u8], count: usize) -> Option<Vec<u32>> {
     if w > 32 || packed.len() != packed_len(count, w)? {
         return None;
     }
-    Some(
-        (0..count)
-            .map(|i| read(packed, i * usize::from(w), w) as u32)
-            .collect(),
-    )
+    let mut reader = Reader::new(packed, w);
+    Some((0..count).map(|_| reader.next_value() as u32).collect())
 }
 
 #[cfg(test)]
@@ -126,6 +171,12 @@ mod tests {
             for &(v, w) in &values {
                 prop_assert_eq!(read(&bytes, bit, w), v);
                 bit += usize::from(w);
+            }
+            for w in [0u8, 1, 7, 13, 32, 57, 64] {
+                let mut reader = Reader::new(&bytes, w);
+                for i in 0..20 {
+                    prop_assert_eq!(reader.next_value(), read(&bytes, i * usize::from(w), w));
+                }
             }
             prop_assert_eq!(bytes.len(), bit.div_ceil(8));
         }

@@ -108,14 +108,14 @@ impl DocIds {
         if ids.offset(0) != 0 || ids.offset(count) != text_len {
             return None;
         }
-        let text = &ids.data[text_at..];
-        let mut previous = 0usize;
-        for i in 1..=count {
-            let next = ids.offset(i) as usize;
-            if next < previous {
+        let text = std::str::from_utf8(&ids.data[text_at..]).ok()?;
+        let mut offsets = bits::Reader::new(&ids.data[1..text_at], width);
+        let mut previous = offsets.next_value();
+        for _ in 0..count {
+            let next = offsets.next_value();
+            if next < previous || !text.is_char_boundary(usize::try_from(next).ok()?) {
                 return None;
             }
-            std::str::from_utf8(text.get(previous..next)?).ok()?;
             previous = next;
         }
         Some(ids)
