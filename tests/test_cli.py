@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rserini import INDEX_FORMAT_VERSION
 from support import TINY
 
 
@@ -125,7 +126,7 @@ def test_append_delete_info(tmp_path: Path) -> None:
     out = rserini("info", "--index", index, "--json")
     assert out.returncode == 0, out.stderr
     info = json.loads(out.stdout)
-    assert info["documents"] == 2 and info["format_version"] == 1
+    assert info["documents"] == 2 and info["format_version"] == INDEX_FORMAT_VERSION
     # Each segment lost half its documents: the merge policy rewrote both.
     assert [(s["documents"], s["deleted"]) for s in info["segments"]] == [(1, 0), (1, 0)]
     out = rserini("search", "--index", index, "--json", "network")

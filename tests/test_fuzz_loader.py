@@ -28,6 +28,7 @@ CHUNKS = 8
 QUERIES = ["apple banana", "common", "getuserbyid user", "w3 w7 w7", "zzz"]
 ALLOWED = (rserini.IndexCorruptedError, rserini.IndexVersionError, FileNotFoundError)
 FOOTER = struct.Struct("<QII4s")
+VERSION = rserini.INDEX_FORMAT_VERSION
 
 BASES = ["single", "segments", "nostore", "blocks", "code", "empty"]
 
@@ -296,7 +297,7 @@ def mutate(
         else:
             payload += rng.randbytes(rng.randrange(1, 40))
         crc = zlib.crc32(payload)
-        put(path, bytes(payload) + FOOTER.pack(len(payload), crc, 1, b"RSRN"))
+        put(path, bytes(payload) + FOOTER.pack(len(payload), crc, VERSION, b"RSRN"))
         entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc
         put_text(meta_path, json.dumps(meta, indent=2))
         return f"{entry['name']} payload {how} and resealed: {bytes(payload).hex()[:80]}...", True
@@ -618,7 +619,7 @@ def test_docids_file_as_postings_never_gives_nan_scores(tmp_path: Path, mmap: bo
 def reseal(folder: Path, name: str, payload: bytes) -> None:
     """Writes `payload` as file `name` with a valid footer and a matching meta.json entry."""
     crc = zlib.crc32(payload)
-    (folder / name).write_bytes(payload + FOOTER.pack(len(payload), crc, 1, b"RSRN"))
+    (folder / name).write_bytes(payload + FOOTER.pack(len(payload), crc, VERSION, b"RSRN"))
     meta = json.loads((folder / "meta.json").read_text())
     entry = next(e for e in entries(meta) if e["name"] == name)
     entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc
@@ -628,8 +629,9 @@ def reseal(folder: Path, name: str, payload: bytes) -> None:
 @pytest.mark.parametrize(
     "payload",
     [
-        struct.pack("<3Q", 7, 3, 0),  # offsets out of order; the last one fits
-        struct.pack("<3Q", 0, 2, 4) + b"\xff\xfe\xfd\xfc",  # not UTF-8
+        # 8-bit offsets, then the text.
+        bytes([8, 0, 3, 2]) + b"ab",  # offsets out of order; the last one fits
+        bytes([8, 0, 2, 4]) + b"\xff\xfe\xfd\xfc",  # not UTF-8
     ],
     ids=["unordered-offsets", "not-utf8"],
 )
@@ -667,3 +669,25 @@ def test_damaged_term_dictionary_with_valid_checksums_never_panics(
         for query in QUERIES:
             index.search(query)
         index.batch_search(QUERIES)
+
+
+def test_ranks_disagreeing_with_docids_keep_the_tie_order_total(tmp_path: Path) -> None:
+    """A checksum-valid docrank file reversing its segment's docid order: ties still sort."""
+    folder = tmp_path / "idx"
+    index = Index.build([(f"a{i:02d}", "same words") for i in range(60)], progress=False)
+    index.save(folder)
+    index.add([(f"b{i:02d}", "same words") for i in range(60)])
+    index.commit()
+    n = 60
+    width = (n - 1).bit_length()
+    packed = sum((n - 1 - i) << (i * width) for i in range(n))
+    reseal(
+        folder,
+        "seg000001.docrank",
+        bytes([width]) + packed.to_bytes((n * width + 7) // 8, "little"),
+    )
+    for mmap in (True, False):
+        loaded = Index.load(folder, mmap=mmap)
+        hits = loaded.search("same words", k=120)
+        assert len(hits) == 120 and len({h.score for h in hits}) == 1
+        assert [h.docid for h in hits] == sorted(h.docid for h in hits)

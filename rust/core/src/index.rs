@@ -380,15 +380,12 @@ impl Index {
         self.segments.iter().all(|s| s.data.store.is_some())
     }
 
-    /// The tie rule between two global ids: smaller docid first.
+    /// The tie rule between two global ids: smaller docid first. Docids are
+    /// compared themselves, not through the segments' ranks, so that the
+    /// order stays total even if a damaged (checksum-valid) rank file
+    /// disagrees with its docids; only ties in score reach this.
     pub fn compare_docids(&self, a: u32, b: u32) -> Ordering {
-        match (self.locate(a), self.locate(b)) {
-            (Some((sa, da)), Some((sb, db))) if sa == sb => {
-                let data = &self.segments[sa].data;
-                data.docid_rank(da).cmp(&data.docid_rank(db))
-            }
-            _ => self.docid(a).cmp(&self.docid(b)),
-        }
+        self.docid(a).cmp(&self.docid(b)).then(a.cmp(&b))
     }
 
     /// Collection statistics for BM25 in `length` mode: Lucene counts only

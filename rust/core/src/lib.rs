@@ -20,6 +20,7 @@
 //! ```
 
 pub mod analysis;
+mod bits;
 pub mod corpus;
 pub mod cursor;
 pub mod data;
@@ -28,6 +29,7 @@ pub mod error;
 pub mod fieldnorm;
 pub mod fusion;
 pub mod index;
+mod legacy;
 pub mod postings;
 pub mod pruned;
 pub mod scoring;

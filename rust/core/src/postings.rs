@@ -7,17 +7,20 @@
 //! when it is not 1 (most postings have tf = 1 and cost one byte). A list of
 //! at least one full block has a [`BlockMeta`] per block with its last doc id
 //! (to skip it), largest tf and smallest document length, which bound the
-//! block's score for any k1, b and BM25 variant chosen at query time; a
-//! shorter list keeps the same two bounds in its [`TermInfo`].
+//! block's score for any k1, b and BM25 variant chosen at query time. A
+//! shorter list has no stored bounds: it is decoded whole anyway.
 //!
-//! Per-term metadata lives in a [`TermTable`]: fixed-width rows of
-//! bit-packed fields, each as wide as its largest value in the segment, so a
-//! lookup is O(1) and the table stays a few bytes per term.
+//! Per-term metadata lives in a [`TermTable`]: groups of bit-packed rows,
+//! each group's fields as wide as its largest value, so a lookup is O(1) and
+//! the table stays a couple of bytes per term. The block table is bit-packed
+//! on disk ([`encode_blocks`]) and decoded into [`BlockMeta`]s when a segment
+//! is opened.
 //!
 //! Not for: positions (no phrase queries).
 
 use bitpacking::{BitPacker, BitPacker4x};
 
+use crate::bits::{self, BitWriter};
 use crate::data::Data;
 
 /// Documents per block; `BitPacker4x`'s block size.
@@ -33,10 +36,6 @@ pub struct TermInfo {
     /// Index of the term's first block in the block table (lists of at least
     /// [`BLOCK_LEN`] documents only).
     pub first_block: u32,
-    /// Largest tf (lists shorter than [`BLOCK_LEN`] only).
-    pub max_tf: u32,
-    /// Smallest exact document length (lists shorter than [`BLOCK_LEN`] only).
-    pub min_length: u32,
 }
 
 impl TermInfo {
@@ -81,12 +80,9 @@ pub fn encode(
         df: docs.len() as u32,
         offset: bytes.len() as u64,
         first_block: blocks.len() as u32,
-        ..TermInfo::default()
     };
     if !info.has_blocks() {
         info.first_block = 0;
-        info.max_tf = tfs.iter().copied().max().unwrap_or(0);
-        info.min_length = docs.iter().map(|&d| length_of(d)).min().unwrap_or(0);
         write_tail(docs, tfs, 0, bytes);
         return info;
     }
@@ -262,81 +258,160 @@ impl BlockDecoder {
     }
 }
 
-/// Number of bits needed for `v`.
-fn bits(v: u64) -> u8 {
-    (64 - v.leading_zeros()) as u8
-}
+/// Terms per group of the [`TermTable`].
+const GROUP: usize = 16;
+/// Bits of each of a group's two field widths.
+const GROUP_WIDTH_BITS: u8 = 7;
 
-/// Per-term metadata as fixed-width rows of bit-packed fields.
+/// Per-term document frequency and postings offset, in groups of
+/// [`GROUP`] terms with their own field widths, so a lookup is O(1) and a
+/// group of rare terms costs a few bits per term.
 ///
-/// Layout: five field widths (u8: df, offset, first block, max tf, min
-/// length), then the rows, then 8 zero bytes of padding so any field can be
-/// read with one unaligned 64-bit load.
+/// Layout: two u8 widths (anchor, row start), then one header per group
+/// (its first term's postings offset — the anchor —, the bit position of its
+/// rows from the start of the rows, and its two row field widths, 7 bits
+/// each), then the rows: `df − 1` and the offset from the group's anchor.
+/// Everything after the two width bytes is one LSB-first bit stream.
+///
+/// The index of a term's first block in the block table is not stored: it
+/// is the number of blocks of the terms before it, computed when the table
+/// is opened (only terms with a block table are remembered).
 #[derive(Clone, Debug)]
 pub struct TermTable {
     data: Data,
-    widths: [u8; 5],
-    row_bits: usize,
     len: usize,
+    anchor_bits: u8,
+    start_bits: u8,
+    rows_at: usize,
+    /// `(ordinal, first block)` of every term with a block table, ascending.
+    block_terms: Vec<(u32, u32)>,
+    num_blocks: usize,
 }
 
-const FIELDS: usize = 5;
+struct GroupHeader {
+    anchor: u64,
+    start: u64,
+    df_bits: u8,
+    offset_bits: u8,
+}
 
 impl TermTable {
-    /// Encodes `infos`.
+    /// Encodes the `df` and `offset` of `infos` (`first_block` is implied).
     pub fn encode(infos: &[TermInfo]) -> Vec<u8> {
-        let fields = |t: &TermInfo| -> [u64; FIELDS] {
-            [
-                u64::from(t.df),
-                t.offset,
-                u64::from(t.first_block),
-                u64::from(t.max_tf),
-                u64::from(t.min_length),
-            ]
-        };
-        let mut widths = [0u8; FIELDS];
-        for t in infos {
-            for (w, v) in widths.iter_mut().zip(fields(t)) {
-                *w = (*w).max(bits(v));
+        let mut groups = Vec::with_capacity(infos.len().div_ceil(GROUP));
+        let mut start = 0u64;
+        for chunk in infos.chunks(GROUP) {
+            let anchor = chunk[0].offset;
+            let df_bits = chunk
+                .iter()
+                .map(|t| bits::width(u64::from(t.df.wrapping_sub(1))))
+                .max()
+                .unwrap_or(0);
+            let offset_bits = chunk
+                .iter()
+                .map(|t| bits::width(t.offset.wrapping_sub(anchor)))
+                .max()
+                .unwrap_or(0);
+            groups.push(GroupHeader {
+                anchor,
+                start,
+                df_bits,
+                offset_bits,
+            });
+            start += (chunk.len() * usize::from(df_bits + offset_bits)) as u64;
+        }
+        let anchor_bits = bits::width(groups.iter().map(|g| g.anchor).max().unwrap_or(0));
+        let start_bits = bits::width(groups.iter().map(|g| g.start).max().unwrap_or(0));
+        let mut out = BitWriter::after(vec![anchor_bits, start_bits]);
+        for g in &groups {
+            out.push(g.anchor, anchor_bits);
+            out.push(g.start, start_bits);
+            out.push(u64::from(g.df_bits), GROUP_WIDTH_BITS);
+            out.push(u64::from(g.offset_bits), GROUP_WIDTH_BITS);
+        }
+        for (chunk, g) in infos.chunks(GROUP).zip(&groups) {
+            for t in chunk {
+                out.push(u64::from(t.df.wrapping_sub(1)), g.df_bits);
+                out.push(t.offset.wrapping_sub(g.anchor), g.offset_bits);
             }
         }
-        let row_bits: usize = widths.iter().map(|&w| usize::from(w)).sum();
-        let mut out = widths.to_vec();
-        let mut rows = vec![0u8; (infos.len() * row_bits).div_ceil(8) + 8];
-        let mut bit = 0usize;
-        for t in infos {
-            for (&w, v) in widths.iter().zip(fields(t)) {
-                let mut v = v;
-                let mut remaining = usize::from(w);
-                let mut at = bit;
-                while remaining > 0 {
-                    let take = remaining.min(8 - at % 8);
-                    rows[at / 8] |= ((v & ((1 << take) - 1)) as u8) << (at % 8);
-                    v >>= take;
-                    remaining -= take;
-                    at += take;
-                }
-                bit += usize::from(w);
-            }
-        }
-        out.extend_from_slice(&rows);
-        out
+        out.finish()
     }
 
-    /// Opens a table of `len` rows; `None` if the size does not match.
+    /// Opens a table of `len` terms; `None` if its layout is inconsistent.
     pub fn open(data: Data, len: usize) -> Option<Self> {
-        let widths: [u8; FIELDS] = data.get(..FIELDS)?.try_into().ok()?;
-        if widths.iter().any(|&w| w > 64) {
+        let &[anchor_bits, start_bits] = data.get(..2)? else {
+            return None;
+        };
+        if anchor_bits > 64 || start_bits > 64 {
             return None;
         }
-        let row_bits: usize = widths.iter().map(|&w| usize::from(w)).sum();
-        let expected = FIELDS + (len.checked_mul(row_bits)?).div_ceil(8) + 8;
-        (data.len() == expected).then_some(TermTable {
+        let header_bits = usize::from(anchor_bits) + usize::from(start_bits) + 14;
+        let rows_at = len
+            .div_ceil(GROUP)
+            .checked_mul(header_bits)?
+            .checked_add(16)?;
+        let mut table = TermTable {
             data,
-            widths,
-            row_bits,
             len,
-        })
+            anchor_bits,
+            start_bits,
+            rows_at,
+            block_terms: Vec::new(),
+            num_blocks: 0,
+        };
+        let mut expected_start = 0usize;
+        for g in 0..len.div_ceil(GROUP) {
+            let h = table.group(g);
+            if h.df_bits > 32 || h.offset_bits > 64 || h.start != expected_start as u64 {
+                return None;
+            }
+            let rows = GROUP.min(len - g * GROUP);
+            expected_start = expected_start
+                .checked_add(rows.checked_mul(usize::from(h.df_bits + h.offset_bits))?)?;
+        }
+        if table.data.len() != rows_at.checked_add(expected_start)?.div_ceil(8) {
+            return None;
+        }
+        let mut num_blocks = 0usize;
+        for ord in 0..len as u32 {
+            let df = table.raw(ord).0;
+            if df as usize >= BLOCK_LEN {
+                table
+                    .block_terms
+                    .push((ord, u32::try_from(num_blocks).ok()?));
+                num_blocks = num_blocks.checked_add(self::num_blocks(df))?;
+            }
+        }
+        table.num_blocks = num_blocks;
+        Some(table)
+    }
+
+    fn group(&self, g: usize) -> GroupHeader {
+        let mut at = 16 + g * (usize::from(self.anchor_bits) + usize::from(self.start_bits) + 14);
+        let mut next = |width: u8| {
+            let v = bits::read(&self.data, at, width);
+            at += usize::from(width);
+            v
+        };
+        GroupHeader {
+            anchor: next(self.anchor_bits),
+            start: next(self.start_bits),
+            df_bits: next(GROUP_WIDTH_BITS) as u8,
+            offset_bits: next(GROUP_WIDTH_BITS) as u8,
+        }
+    }
+
+    /// `(df, offset)` of `ord < len` (the table was checked by `open`).
+    fn raw(&self, ord: u32) -> (u32, u64) {
+        let row = ord as usize;
+        let g = self.group(row / GROUP);
+        let at = self.rows_at
+            + g.start as usize
+            + (row % GROUP) * usize::from(g.df_bits + g.offset_bits);
+        let df = (bits::read(&self.data, at, g.df_bits) as u32).wrapping_add(1);
+        let offset = bits::read(&self.data, at + usize::from(g.df_bits), g.offset_bits);
+        (df, g.anchor.wrapping_add(offset))
     }
 
     /// Number of terms.
@@ -349,37 +424,33 @@ impl TermTable {
         self.len == 0
     }
 
-    fn field(&self, row: usize, field: usize) -> u64 {
-        let width = usize::from(self.widths[field]);
-        if width == 0 {
-            return 0;
-        }
-        let offset: usize = self.widths[..field].iter().map(|&w| usize::from(w)).sum();
-        let mut bit = row * self.row_bits + offset;
-        let mut out = 0u64;
-        let mut done = 0usize;
-        while done < width {
-            let byte = self.data.get(FIELDS + bit / 8).copied().unwrap_or(0);
-            let take = (width - done).min(8 - bit % 8);
-            out |= u64::from((byte >> (bit % 8)) & (((1u16 << take) - 1) as u8)) << done;
-            done += take;
-            bit += take;
-        }
-        out
+    /// Number of blocks of all the terms' block tables.
+    pub fn num_blocks(&self) -> usize {
+        self.num_blocks
+    }
+
+    /// `(ordinal, first block)` of every term with a block table, ascending.
+    pub fn block_terms(&self) -> &[(u32, u32)] {
+        &self.block_terms
     }
 
     /// The info of term `ord` (a default, empty info if out of range).
     pub fn get(&self, ord: u32) -> TermInfo {
-        let row = ord as usize;
-        if row >= self.len {
+        if ord as usize >= self.len {
             return TermInfo::default();
         }
+        let (df, offset) = self.raw(ord);
+        let first_block = if df as usize >= BLOCK_LEN {
+            self.block_terms
+                .binary_search_by_key(&ord, |&(o, _)| o)
+                .map_or(0, |i| self.block_terms[i].1)
+        } else {
+            0
+        };
         TermInfo {
-            df: self.field(row, 0) as u32,
-            offset: self.field(row, 1),
-            first_block: self.field(row, 2) as u32,
-            max_tf: self.field(row, 3) as u32,
-            min_length: self.field(row, 4) as u32,
+            df,
+            offset,
+            first_block,
         }
     }
 
@@ -388,6 +459,82 @@ impl TermTable {
         &self.data
     }
 }
+
+/// Bits of a block's doc and tf bit widths in the block table.
+const BLOCK_WIDTH_BITS: u8 = 6;
+
+/// Encodes a block table: three u8 widths (last doc, `max tf − 1`, min
+/// length), then per block, bit-packed: last doc, doc bits (6 bits), tf bits
+/// (6 bits), `max tf − 1`, min length. Block offsets are not stored: they
+/// follow from the bit widths of the blocks before (see [`decode_blocks`]).
+/// Blocks must have `doc_bits` and `tf_bits` ≤ 32.
+pub fn encode_blocks(blocks: &[BlockMeta]) -> Vec<u8> {
+    let max =
+        |f: fn(&BlockMeta) -> u32| bits::width(u64::from(blocks.iter().map(f).max().unwrap_or(0)));
+    let last_bits = max(|b| b.last_doc);
+    let tf_bits = max(|b| b.max_tf.wrapping_sub(1));
+    let length_bits = max(|b| b.min_length);
+    let mut out = BitWriter::after(vec![last_bits, tf_bits, length_bits]);
+    for b in blocks {
+        debug_assert!(b.doc_bits <= 32 && b.tf_bits <= 32);
+        out.push(u64::from(b.last_doc), last_bits);
+        out.push(u64::from(b.doc_bits), BLOCK_WIDTH_BITS);
+        out.push(u64::from(b.tf_bits), BLOCK_WIDTH_BITS);
+        out.push(u64::from(b.max_tf.wrapping_sub(1)), tf_bits);
+        out.push(u64::from(b.min_length), length_bits);
+    }
+    out.finish()
+}
+
+/// Decodes the block table of the terms of `terms`, computing each block's
+/// byte offset from its list's start; `None` if the table is inconsistent.
+pub fn decode_blocks(bytes: &[u8], terms: &TermTable) -> Option<Vec<BlockMeta>> {
+    let &[last_bits, tf_bits, length_bits] = bytes.get(..3)? else {
+        return None;
+    };
+    if last_bits > 32 || tf_bits > 32 || length_bits > 32 {
+        return None;
+    }
+    let row_bits = last_bits + 2 * BLOCK_WIDTH_BITS + tf_bits + length_bits;
+    let rows = &bytes[3..];
+    if rows.len() != bits::packed_len(terms.num_blocks(), row_bits)? {
+        return None;
+    }
+    let mut blocks = Vec::with_capacity(terms.num_blocks());
+    let mut at = 0usize;
+    for &(ord, _) in terms.block_terms() {
+        let df = terms.raw(ord).0 as usize;
+        let mut offset = 0u32;
+        for i in 0..df.div_ceil(BLOCK_LEN) {
+            let mut next = |width: u8| {
+                let v = bits::read(rows, at, width) as u32;
+                at += usize::from(width);
+                v
+            };
+            let block = BlockMeta {
+                last_doc: next(last_bits),
+                offset,
+                doc_bits: next(BLOCK_WIDTH_BITS) as u8,
+                tf_bits: next(BLOCK_WIDTH_BITS) as u8,
+                max_tf: next(tf_bits).wrapping_add(1),
+                min_length: next(length_bits),
+            };
+            if block.doc_bits > 32 || block.tf_bits > 32 {
+                return None;
+            }
+            if (i + 1) * BLOCK_LEN <= df {
+                let size =
+                    (u32::from(block.doc_bits) + u32::from(block.tf_bits)) * BLOCK_BYTES_PER_BIT;
+                offset = offset.checked_add(size)?;
+            }
+            blocks.push(block);
+        }
+    }
+    Some(blocks)
+}
+
+/// Bytes per bit of width of a packed full block.
+const BLOCK_BYTES_PER_BIT: u32 = (BLOCK_LEN / 8) as u32;
 
 /// Number of blocks in the block table of a list of `df` documents.
 pub fn num_blocks(df: u32) -> usize {
@@ -433,10 +580,9 @@ mod tests {
             let (d, t, info, blocks) = round_trip(&docs, &tfs);
             prop_assert_eq!(&d, &docs);
             prop_assert_eq!(&t, &tfs);
+            prop_assert_eq!(info.df as usize, docs.len());
             if docs.len() < BLOCK_LEN {
                 prop_assert!(blocks.is_empty());
-                prop_assert_eq!(info.max_tf, tfs.iter().copied().max().unwrap_or(0));
-                prop_assert_eq!(info.min_length, docs.iter().map(|d| d % 7 + 1).min().unwrap_or(0));
             }
             for (i, meta) in blocks.iter().enumerate() {
                 let range = i * BLOCK_LEN..((i + 1) * BLOCK_LEN).min(docs.len());
@@ -447,16 +593,39 @@ mod tests {
         }
 
         #[test]
-        fn term_table_round_trips(rows in proptest::collection::vec(
-            (any::<u32>(), any::<u64>(), any::<u32>(), 0u32..1000, any::<u32>()), 0..200)) {
-            let infos: Vec<TermInfo> = rows.iter().map(|&(df, offset, first_block, max_tf, min_length)| TermInfo {
-                df, offset, first_block, max_tf, min_length,
-            }).collect();
+        fn term_table_round_trips(rows in proptest::collection::vec((1u32..400, 0u64..5000), 0..300)) {
+            let mut infos = Vec::new();
+            let (mut offset, mut first_block) = (0u64, 0u32);
+            for &(df, size) in &rows {
+                let info = TermInfo { df, offset, first_block: if df as usize >= BLOCK_LEN { first_block } else { 0 } };
+                first_block += num_blocks(df) as u32;
+                offset += size;
+                infos.push(info);
+            }
             let table = TermTable::open(Data::owned(TermTable::encode(&infos)), infos.len()).unwrap();
             for (i, info) in infos.iter().enumerate() {
                 prop_assert_eq!(table.get(i as u32), *info);
             }
             prop_assert_eq!(table.get(infos.len() as u32), TermInfo::default());
+            prop_assert_eq!(table.num_blocks(), first_block as usize);
+            let mut bytes = TermTable::encode(&infos);
+            bytes.pop();
+            prop_assert!(TermTable::open(Data::owned(bytes), infos.len()).is_none());
+        }
+
+        #[test]
+        fn block_table_round_trips(lists in proptest::collection::vec((1usize..700, 1u32..40, any::<u32>()), 0..20)) {
+            let (mut bytes, mut blocks, mut infos) = (Vec::new(), Vec::new(), Vec::new());
+            for &(df, gap, seed) in &lists {
+                let docs: Vec<u32> = (0..df as u32).map(|i| i * gap).collect();
+                let tfs: Vec<u32> = docs.iter().map(|d| (d ^ seed) % 5 + 1).collect();
+                let info = encode(&docs, &tfs, |d| (d ^ seed) % 11, &mut bytes, &mut blocks);
+                infos.push(info);
+            }
+            let table = TermTable::open(Data::owned(TermTable::encode(&infos)), infos.len()).unwrap();
+            let encoded = encode_blocks(&blocks);
+            prop_assert_eq!(decode_blocks(&encoded, &table), Some(blocks.clone()));
+            prop_assert_eq!(decode_blocks(&encoded[..encoded.len() - 1], &table), None);
         }
     }
 
@@ -492,6 +661,15 @@ mod tests {
             df: 5,
         };
         assert!(decoder.decode(&short, 0).is_none());
-        assert!(TermTable::open(Data::owned(vec![70, 0, 0, 0, 0]), 0).is_none());
+        assert!(TermTable::open(Data::owned(vec![70, 0]), 0).is_none());
+        assert!(TermTable::open(Data::owned(vec![0, 0, 0]), 0).is_none());
+        assert!(TermTable::open(Data::owned(vec![0, 0]), 0).is_some());
+        assert!(
+            decode_blocks(
+                &[0, 0, 0, 1],
+                &TermTable::open(Data::owned(vec![0, 0]), 0).unwrap()
+            )
+            .is_none()
+        );
     }
 }

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::analysis::Analyzer;
+use crate::bits::{self, BitWriter};
 use crate::data::Data;
 use crate::docstore::{DocStore, DocStoreWriter, StoredDoc};
 use crate::error::{Error, Result};
@@ -55,24 +56,30 @@ impl Doc {
     }
 }
 
-/// Docids of a segment: `n + 1` u64 offsets, then the UTF-8 bytes.
+/// Docids of a segment: a u8 bit width `w`, `n + 1` offsets bit-packed at
+/// `w` bits (LSB first, zero-padded to a byte), then the UTF-8 bytes.
 #[derive(Clone, Debug)]
 pub struct DocIds {
     data: Data,
     count: usize,
+    width: u8,
+    text_at: usize,
 }
 
 impl DocIds {
     /// Encodes `docids` in the on-disk layout.
     pub fn encode<'a>(docids: impl ExactSizeIterator<Item = &'a str> + Clone) -> Vec<u8> {
         let total: usize = docids.clone().map(str::len).sum();
-        let mut out = Vec::with_capacity(8 * (docids.len() + 1) + total);
+        let width = bits::width(total as u64);
+        let mut out = BitWriter::after(vec![width]);
         let mut offset = 0u64;
-        out.extend_from_slice(&offset.to_le_bytes());
+        out.push(offset, width);
         for d in docids.clone() {
             offset += d.len() as u64;
-            out.extend_from_slice(&offset.to_le_bytes());
+            out.push(offset, width);
         }
+        let mut out = out.finish();
+        out.reserve(total);
         for d in docids {
             out.extend_from_slice(d.as_bytes());
         }
@@ -83,42 +90,58 @@ impl DocIds {
     /// must start at 0, never decrease and end at the data's end, and every
     /// docid must be UTF-8.
     pub fn open(data: Data, count: usize) -> Option<Self> {
-        let table = count.checked_add(1)?.checked_mul(8)?;
-        if data.len() < table {
+        let width = *data.first()?;
+        if width > 64 {
             return None;
         }
-        let ids = DocIds { data, count };
-        if ids.offset(0)? != 0 || table as u64 + ids.offset(count)? != ids.data.len() as u64 {
+        let text_at = bits::packed_len(count.checked_add(1)?, width)?.checked_add(1)?;
+        if data.len() < text_at {
             return None;
         }
-        let text = &ids.data[table..];
-        let mut previous = 0usize;
-        for i in 1..=count {
-            let next = usize::try_from(ids.offset(i)?).ok()?;
-            if next < previous {
+        let ids = DocIds {
+            data,
+            count,
+            width,
+            text_at,
+        };
+        let text_len = (ids.data.len() - text_at) as u64;
+        if ids.offset(0) != 0 || ids.offset(count) != text_len {
+            return None;
+        }
+        let text = std::str::from_utf8(&ids.data[text_at..]).ok()?;
+        let mut offsets = bits::Reader::new(&ids.data[1..text_at], width);
+        let mut previous = offsets.next_value();
+        for _ in 0..count {
+            let next = offsets.next_value();
+            if next < previous || !text.is_char_boundary(usize::try_from(next).ok()?) {
                 return None;
             }
-            std::str::from_utf8(text.get(previous..next)?).ok()?;
             previous = next;
         }
         Some(ids)
     }
 
-    fn offset(&self, i: usize) -> Option<u64> {
-        Some(u64::from_le_bytes(
-            self.data.get(i * 8..i * 8 + 8)?.try_into().ok()?,
-        ))
+    fn offset(&self, i: usize) -> u64 {
+        bits::read(
+            &self.data[1..self.text_at],
+            i * usize::from(self.width),
+            self.width,
+        )
     }
 
     /// The docid of document `doc`.
     pub fn get(&self, doc: u32) -> Option<&str> {
+        std::str::from_utf8(self.get_bytes(doc)?).ok()
+    }
+
+    /// The UTF-8 bytes of the docid of `doc` (they compare as the docids do).
+    pub fn get_bytes(&self, doc: u32) -> Option<&[u8]> {
         let i = doc as usize;
         if i >= self.count {
             return None;
         }
-        let base = (self.count + 1) * 8;
-        let (a, b) = (self.offset(i)? as usize, self.offset(i + 1)? as usize);
-        std::str::from_utf8(self.data.get(base.checked_add(a)?..base.checked_add(b)?)?).ok()
+        let (a, b) = (self.offset(i) as usize, self.offset(i + 1) as usize);
+        self.data[self.text_at..].get(a..b)
     }
 
     /// Number of docids.
@@ -239,6 +262,24 @@ impl SegmentData {
             },
             _ => PostingList::EMPTY,
         }
+    }
+
+    /// The largest tf and the smallest exact document length among `ord`'s
+    /// postings (`(0, 0)` for a term the segment lacks): from the block table
+    /// of a long list, by decoding a short one.
+    pub fn term_bounds(&self, ord: TermOrd) -> (u32, u32) {
+        let list = self.postings(ord);
+        if !list.blocks.is_empty() {
+            return list.blocks.iter().fold((0, u32::MAX), |(tf, len), b| {
+                (tf.max(b.max_tf), len.min(b.min_length))
+            });
+        }
+        let (mut max_tf, mut min_length) = (0, u32::MAX);
+        self.for_each_posting(ord, |doc, tf| {
+            max_tf = max_tf.max(tf);
+            min_length = min_length.min(self.length(doc));
+        });
+        (max_tf, if max_tf == 0 { 0 } else { min_length })
     }
 
     /// The stored document `doc`, if the segment has a store.
@@ -425,7 +466,7 @@ pub(crate) fn assemble(
             } else {
                 0
             },
-            ..info
+            df: info.df,
         });
         all_bytes.extend_from_slice(&bytes);
         all_blocks.extend_from_slice(&blocks);

@@ -32,22 +32,25 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analyzer, AnalyzerConfig};
+use crate::bits;
 use crate::data::Data;
 use crate::docstore::DocStore;
 use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
-use crate::postings::{self, BlockMeta, TermTable};
+use crate::legacy;
+use crate::postings::{self, TermTable};
 use crate::segment::{Deletions, DocIds, SegmentData};
 
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build reads (converting it in memory).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// Files up to this size have their CRC32 checked on every load.
 pub const CRC_ON_LOAD_MAX: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RSRN";
 const FOOTER_LEN: usize = 20;
 const META_FILE: &str = "meta.json";
 const LOCK_FILE: &str = "write.lock";
-const BLOCK_META_LEN: usize = 20;
 /// The per-segment files, in write order.
 const KINDS: [&str; 9] = [
     "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",
@@ -171,28 +174,16 @@ fn sync_dir(dir: &Path) -> Result<()> {
         .map_err(|e| Error::io(dir, e))
 }
 
-fn u32_bytes(v: &[u32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 /// The payload of each per-segment file, in [`KINDS`] order.
 fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
-    let mut blocks = Vec::with_capacity(data.blocks.len() * BLOCK_META_LEN);
-    for b in &data.blocks {
-        blocks.extend_from_slice(&b.last_doc.to_le_bytes());
-        blocks.extend_from_slice(&b.offset.to_le_bytes());
-        blocks.extend_from_slice(&[b.doc_bits, b.tf_bits, 0, 0]);
-        blocks.extend_from_slice(&b.max_tf.to_le_bytes());
-        blocks.extend_from_slice(&b.min_length.to_le_bytes());
-    }
     vec![
         Some(data.docids.bytes().to_vec()),
-        Some(u32_bytes(&data.lengths)),
+        Some(bits::pack_u32s(&data.lengths)),
         Some(data.norms.clone()),
-        Some(u32_bytes(&data.docid_rank)),
+        Some(bits::pack_u32s(&data.docid_rank)),
         Some(data.terms.as_fst().as_bytes().to_vec()),
         Some(data.term_infos.bytes().to_vec()),
-        Some(blocks),
+        Some(postings::encode_blocks(&data.blocks)),
         Some(data.postings.to_vec()),
         data.store.as_ref().map(|s| s.bytes().to_vec()),
     ]
@@ -226,7 +217,7 @@ pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
         .get("format_version")
         .and_then(|v| v.as_u64())
         .unwrap_or(0) as u32;
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(Error::Version {
             path: dir.to_path_buf(),
             found: version,
@@ -268,7 +259,11 @@ pub fn save_locked(index: &Index, dir: &Path, source: Option<String>) -> Result<
         Err(e) if dir.join(META_FILE).exists() => return Err(e),
         Err(_) => None,
     };
-    let same_dir = index.dir().is_some_and(|d| same_path(d, dir));
+    // Files of an older format are rewritten, not reused.
+    let same_dir = index.dir().is_some_and(|d| same_path(d, dir))
+        && previous
+            .as_ref()
+            .is_some_and(|m| m.format_version == FORMAT_VERSION);
     let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
     let mut next_segment = previous.as_ref().map_or(1, |m| m.next_segment);
     let mut metas = Vec::with_capacity(index.segments().len());
@@ -381,8 +376,15 @@ fn collect_garbage(dir: &Path, meta: &IndexMeta) {
     }
 }
 
-/// Reads one file's payload, checking its footer and (if `check_crc`) its CRC.
-fn payload(dir: &Path, entry: &FileEntry, mmap: bool, check_crc: bool) -> Result<Data> {
+/// Reads one file's payload, checking its footer (format `version`) and (if
+/// `check_crc`) its CRC.
+fn payload(
+    dir: &Path,
+    entry: &FileEntry,
+    version: u32,
+    mmap: bool,
+    check_crc: bool,
+) -> Result<Data> {
     let plain = !entry.name.is_empty()
         && entry.name != "."
         && entry.name != ".."
@@ -413,12 +415,12 @@ fn payload(dir: &Path, entry: &FileEntry, mmap: bool, check_crc: bool) -> Result
             "bad magic number: not an rserini index file",
         ));
     }
-    let version = u32::from_le_bytes(footer[12..16].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
+    let found = u32::from_le_bytes(footer[12..16].try_into().expect("4 bytes"));
+    if found != version {
         return Err(Error::Version {
             path,
-            found: version,
-            expected: FORMAT_VERSION,
+            found,
+            expected: version,
         });
     }
     let len = u64::from_le_bytes(footer[0..8].try_into().expect("8 bytes"));
@@ -450,24 +452,28 @@ fn payload(dir: &Path, entry: &FileEntry, mmap: bool, check_crc: bool) -> Result
     Ok(payload)
 }
 
-fn u32s(path: &Path, data: &[u8], expected: usize) -> Result<Vec<u32>> {
-    if data.len() != expected * 4 {
-        return Err(Error::corrupted(
+/// A per-document u32 array of `n` entries: bit-packed (v2) or plain (v1).
+fn doc_u32s(path: &Path, data: &[u8], n: usize, version: u32) -> Result<Vec<u32>> {
+    let values = if version == 1 {
+        legacy::u32s(data, n)
+    } else {
+        bits::unpack_u32s(data, n)
+    };
+    values.ok_or_else(|| {
+        Error::corrupted(
             path,
-            format!("expected {expected} entries, found {} bytes", data.len()),
-        ));
-    }
-    Ok(data
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect())
+            format!("expected {n} entries, found {} bytes", data.len()),
+        )
+    })
 }
 
-fn le_u32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> Result<Segment> {
+fn open_segment(
+    dir: &Path,
+    meta: &SegmentMeta,
+    version: u32,
+    mmap: bool,
+    check_crc: bool,
+) -> Result<Segment> {
     let n = usize::try_from(meta.num_docs)
         .map_err(|_| Error::corrupted(dir.join(META_FILE), "num_docs too large"))?;
     let file = |kind: &str| -> Result<Option<(PathBuf, Data)>> {
@@ -475,7 +481,7 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
         match meta.files.iter().find(|f| f.name == name) {
             Some(entry) => Ok(Some((
                 dir.join(&name),
-                payload(dir, entry, mmap, check_crc)?,
+                payload(dir, entry, version, mmap, check_crc)?,
             ))),
             None if kind == "store" => Ok(None),
             None => Err(Error::corrupted(
@@ -489,10 +495,14 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
     };
 
     let (path, docid_data) = required("docids")?;
-    let docids = DocIds::open(docid_data, n)
-        .ok_or_else(|| Error::corrupted(&path, "inconsistent docid table"))?;
+    let docids = if version == 1 {
+        legacy::docids(&docid_data, n)
+    } else {
+        DocIds::open(docid_data, n)
+    }
+    .ok_or_else(|| Error::corrupted(&path, "inconsistent docid table"))?;
     let (path, data) = required("lengths")?;
-    let lengths = u32s(&path, &data, n)?;
+    let lengths = doc_u32s(&path, &data, n, version)?;
     let (path, norms) = required("norms")?;
     if norms.len() != n {
         return Err(Error::corrupted(
@@ -501,7 +511,7 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
         ));
     }
     let (path, data) = required("docrank")?;
-    let docid_rank = u32s(&path, &data, n)?;
+    let docid_rank = doc_u32s(&path, &data, n, version)?;
     if docid_rank.iter().any(|&x| x as usize >= n) {
         return Err(Error::corrupted(&path, "rank out of range"));
     }
@@ -515,26 +525,24 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
         .map_err(|e| Error::corrupted(&path, format!("bad term dictionary: {e}")))?;
     let num_terms = terms.len();
     let (path, info) = required("terminfo")?;
-    let term_infos = TermTable::open(info, num_terms)
-        .ok_or_else(|| Error::corrupted(&path, format!("expected {num_terms} terms")))?;
-    let (path, block_data) = required("blocks")?;
-    if block_data.len() % BLOCK_META_LEN != 0 {
-        return Err(Error::corrupted(
-            &path,
-            "size is not a whole number of blocks",
-        ));
+    let term_infos = if version == 1 {
+        legacy::term_table(&info, num_terms)
+    } else {
+        TermTable::open(info, num_terms)
     }
-    let blocks: Vec<BlockMeta> = block_data
-        .chunks_exact(BLOCK_META_LEN)
-        .map(|c| BlockMeta {
-            last_doc: le_u32(c, 0),
-            offset: le_u32(c, 4),
-            doc_bits: c[8],
-            tf_bits: c[9],
-            max_tf: le_u32(c, 12),
-            min_length: le_u32(c, 16),
-        })
-        .collect();
+    .ok_or_else(|| {
+        Error::corrupted(
+            &path,
+            format!("inconsistent term table (expected {num_terms} terms)"),
+        )
+    })?;
+    let (path, block_data) = required("blocks")?;
+    let blocks = if version == 1 {
+        legacy::blocks(&block_data)
+    } else {
+        postings::decode_blocks(&block_data, &term_infos)
+    }
+    .ok_or_else(|| Error::corrupted(&path, "inconsistent block table"))?;
     let (postings_path, postings_data) = required("postings")?;
     let mut last_offset = 0u64;
     for ord in 0..num_terms as u32 {
@@ -565,7 +573,7 @@ fn open_segment(dir: &Path, meta: &SegmentMeta, mmap: bool, check_crc: bool) -> 
     };
     let deletions = match &meta.deletions {
         Some(entry) => {
-            let data = payload(dir, entry, false, true)?;
+            let data = payload(dir, entry, version, false, true)?;
             let del = Deletions::from_bytes(&data, n)
                 .ok_or_else(|| Error::corrupted(dir.join(&entry.name), "wrong size"))?;
             if del.count() as u64 != meta.num_deleted {
@@ -628,7 +636,7 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
     let segments = meta
         .segments
         .iter()
-        .map(|s| open_segment(dir, s, mmap, check_crc))
+        .map(|s| open_segment(dir, s, meta.format_version, mmap, check_crc))
         .collect::<Result<Vec<_>>>()?;
     let mut index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
     index.generation = meta.generation;
