@@ -111,10 +111,13 @@ def test_sigkill_during_saves_and_commits_leaves_a_committed_state(tmp_path: Pat
         for name, docs in STATES.items()
     }
     spec = json.dumps({"states": STATES, "sibling": SIBLING, "analyzer": ANALYZER})
-    build(A).save(folder)
+    prebuilt = {name: build(docs) for name, docs in STATES.items()}
     seen: set[str] = set()
     interrupted = 0
     for kill in range(KILLS):
+        # Each child starts from each state in turn, so every state is seen
+        # however far (or little) a child gets before its kill.
+        prebuilt[list(STATES)[kill % len(STATES)]].save(folder)
         seed = rng.randrange(2**32)
         child = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(folder), spec, str(seed)],
