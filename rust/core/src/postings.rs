@@ -374,15 +374,22 @@ impl TermTable {
             return None;
         }
         let mut num_blocks = 0usize;
-        for ord in 0..len as u32 {
-            let df = table.raw(ord).0;
+        let mut block_terms = Vec::new();
+        let mut overflow = false;
+        table.scan(|ord, df, _| {
             if df as usize >= BLOCK_LEN {
-                table
-                    .block_terms
-                    .push((ord, u32::try_from(num_blocks).ok()?));
-                num_blocks = num_blocks.checked_add(self::num_blocks(df))?;
+                match u32::try_from(num_blocks) {
+                    Ok(first) => block_terms.push((ord, first)),
+                    Err(_) => overflow = true,
+                }
+                num_blocks = num_blocks.saturating_add(self::num_blocks(df));
             }
+            !overflow
+        });
+        if overflow {
+            return None;
         }
+        table.block_terms = block_terms;
         table.num_blocks = num_blocks;
         Some(table)
     }
@@ -399,6 +406,25 @@ impl TermTable {
             start: next(self.start_bits),
             df_bits: next(GROUP_WIDTH_BITS) as u8,
             offset_bits: next(GROUP_WIDTH_BITS) as u8,
+        }
+    }
+
+    /// Calls `f(ord, df, offset)` for every term in order, decoding each
+    /// group's header once (a whole-table pass at a few ns per term);
+    /// stops early when `f` returns false.
+    pub fn scan(&self, mut f: impl FnMut(u32, u32, u64) -> bool) {
+        for g in 0..self.len.div_ceil(GROUP) {
+            let h = self.group(g);
+            let width = usize::from(h.df_bits + h.offset_bits);
+            let mut at = self.rows_at + h.start as usize;
+            for row in g * GROUP..(g * GROUP + GROUP).min(self.len) {
+                let df = (bits::read(&self.data, at, h.df_bits) as u32).wrapping_add(1);
+                let offset = bits::read(&self.data, at + usize::from(h.df_bits), h.offset_bits);
+                at += width;
+                if !f(row as u32, df, h.anchor.wrapping_add(offset)) {
+                    return;
+                }
+            }
         }
     }
 
