@@ -1,0 +1,91 @@
+"""Top-k algorithms side by side on one corpus: exhaustive scoring, MaxScore, block-max
+WAND and the automatic choice, at k = 10 and k = 1000, one thread.
+
+    python benches/algorithms.py CORPUS [--queries N] [--repeat N]
+
+CORPUS is a BEIR folder (corpus.jsonl[.gz] and queries.jsonl; the judged queries of
+qrels/test.tsv when it exists, else every query) or a saved rserini index folder with
+--queries-file. Every algorithm's results are checked against the exhaustive ones
+(docids, order and float32 scores, bit for bit) before its time counts. Times are
+``batch_search(threads=1)`` over all queries (no Python objects per hit), best of
+--repeat passes, in CPU seconds of this process. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+import rserini
+
+ALGORITHMS = ("exhaustive", "maxscore", "bmw", "auto")
+
+
+def load_queries(path: Path, judged: Path | None) -> list[str]:
+    keep = None
+    if judged is not None and judged.exists():
+        lines = judged.read_text(encoding="utf-8").splitlines()
+        keep = {line.split("\t")[0] for line in lines[1:] if line.strip()}
+    queries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            q = json.loads(line)
+            if keep is None or q["_id"] in keep:
+                queries.append(q["text"])
+    return queries
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, help="a BEIR folder or a saved index folder")
+    parser.add_argument("--queries-file", type=Path, help="queries.jsonl (for an index folder)")
+    parser.add_argument("--queries", type=int, default=None, help="the first N queries only")
+    parser.add_argument("--repeat", type=int, default=3, help="passes per cell (best is kept)")
+    args = parser.parse_args()
+
+    if (args.corpus / "meta.json").exists():
+        index = rserini.Index.load(args.corpus)
+        queries_file = args.queries_file
+        judged = None
+        if queries_file is None:
+            parser.error("an index folder needs --queries-file")
+    else:
+        source = next(
+            p for p in (args.corpus / "corpus.jsonl.gz", args.corpus / "corpus.jsonl") if p.exists()
+        )
+        start = time.perf_counter()
+        index = rserini.Index.from_jsonl(source, store=False, progress=False)
+        print(f"indexed {len(index):,} documents in {time.perf_counter() - start:.1f} s")
+        queries_file = args.queries_file or args.corpus / "queries.jsonl"
+        judged = args.corpus / "qrels" / "test.tsv"
+    queries = load_queries(queries_file, judged)[: args.queries]
+    print(f"{len(queries):,} queries, {len(index):,} documents\n")
+    print("| k | " + " | ".join(ALGORITHMS) + " |")
+    print("|---:|" + "---:|" * len(ALGORITHMS))
+    for k in (10, 1000):
+        cells = []
+        expected = None
+        for algorithm in ALGORITHMS:
+            best = float("inf")
+            for _ in range(args.repeat):
+                start = time.process_time()
+                ids, scores = index.batch_search(queries, k, threads=1, algorithm=algorithm)
+                best = min(best, time.process_time() - start)
+            if expected is None:
+                expected = (ids, scores)
+            same = np.array_equal(ids, expected[0]) and np.array_equal(
+                scores.view(np.uint32), expected[1].view(np.uint32)
+            )
+            if not same:
+                raise SystemExit(f"{algorithm} differs from exhaustive at k = {k}")
+            cells.append(f"{len(queries) / best:,.0f}")
+        print(f"| {k} | " + " | ".join(cells) + " |")
+    print("\nQPS, one thread; every algorithm returned exactly the exhaustive results.")
+
+
+if __name__ == "__main__":
+    main()
