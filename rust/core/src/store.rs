@@ -574,8 +574,7 @@ fn open_segment(
             format!("term #{ord} points outside the postings"),
         ));
     }
-    if blocks.len() != term_infos.num_blocks() || blocks.iter().any(|b| b.last_doc as usize >= n)
-    {
+    if blocks.len() != term_infos.num_blocks() || blocks.iter().any(|b| b.last_doc as usize >= n) {
         return Err(Error::corrupted(
             &postings_path,
             "the block table does not match the terms, or points past the last document",
