@@ -83,14 +83,26 @@ pub fn with_threads<T: Send>(
         Some(0) => Err(Error::Query(
             "threads must be at least 1 (or None for all cores)".into(),
         )),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::Query(format!("cannot start {n} threads: {e}")))?;
-            Ok(pool.install(f))
-        }
+        Some(n) => Ok(pool(n)?.install(f)),
     }
+}
+
+/// A pool of `n` threads, made once and kept: its threads keep their
+/// per-thread search scratch space warm from one call to the next.
+fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
+        return Ok(pool.clone());
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| Error::Query(format!("cannot start {n} threads: {e}")))?,
+    );
+    pools.push((n, pool.clone()));
+    Ok(pool)
 }
 
 /// Runs `f` without the GIL, on `threads` threads; core errors become
