@@ -18,13 +18,12 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::topk::TopK;
-
 use crate::cursor::{Cursor, END};
 use crate::fieldnorm;
 use crate::index::Segment;
 use crate::scoring::{Bm25Scorer, lucene_score};
 use crate::search::{QueryTerm, ScoredDoc, TF1_TABLE_MIN_DF};
+use crate::topk::TopK;
 
 /// Relative slack on bounds and thresholds, far above float64 rounding
 /// (~1e-16 per operation) and above a float32 ulp (~6e-8), so that a
@@ -146,8 +145,8 @@ impl<'s> Scoring<'s> {
 /// The dynamic pruning algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pruning {
-    /// MaxScore (Turtle and Flood 1995) with block-max bounds for the
-    /// non-essential terms.
+    /// MaxScore (Turtle and Flood 1995) with block-max bounds (block-max
+    /// MaxScore).
     MaxScore,
     /// Block-max WAND (Ding and Suel 2011).
     BlockMaxWand,
@@ -216,8 +215,9 @@ pub(crate) fn top_k(
     scoring.top.into_sorted(|d| data.docid_rank(d))
 }
 
-/// Documents of the seeding list scored per wanted hit (plus a constant).
+/// Documents scored by [`seed`]: this many per wanted hit...
 const SEED_DOCS_PER_HIT: usize = 1;
+/// ...plus this many.
 const SEED_DOCS_EXTRA: usize = 64;
 
 /// Raises the pruning threshold before the main pass: the first documents
