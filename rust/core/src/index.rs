@@ -691,7 +691,10 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     }
     let mut stream = term_union(segments);
     let mut term_builder = fst::MapBuilder::memory();
-    let mut lists: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    let mut written = crate::segment::PostingsWriter::default();
+    let mut batch: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    let mut batch_postings = 0usize;
+    let mut num_terms = 0u64;
     while let Some((term, hits)) = fst::Streamer::next(&mut stream) {
         let mut hits = hits.to_vec();
         hits.sort_by_key(|h| h.index);
@@ -713,26 +716,31 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
             continue;
         }
         term_builder
-            .insert(term, lists.len() as u64)
+            .insert(term, num_terms)
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-        lists.push((docs, tfs));
+        num_terms += 1;
+        batch_postings += docs.len();
+        batch.push((docs, tfs));
+        if batch_postings >= crate::segment::ENCODE_BATCH {
+            written.extend(&batch, &lengths);
+            batch.clear();
+            batch_postings = 0;
+        }
     }
+    written.extend(&batch, &lengths);
+    drop(batch);
     let terms = crate::data::Data::owned(
         term_builder
             .into_inner()
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
     );
     let docid_bytes = crate::segment::DocIds::encode(docids.iter().copied());
-    let list_refs: Vec<(&[u32], &[u32])> = lists
-        .iter()
-        .map(|(d, t)| (d.as_slice(), t.as_slice()))
-        .collect();
     let data = crate::segment::assemble(
         docid_bytes,
         &docids,
         lengths,
         terms,
-        &list_refs,
+        written,
         store_writer.map(|w| w.finish()),
     )?;
     Ok(Segment::new(data))

@@ -11,10 +11,10 @@
 //! (docid ascending) uses each document's rank in docid order within the
 //! segment, computed once when the segment is built.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::analysis::Analyzer;
 use crate::data::Data;
@@ -25,6 +25,10 @@ use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
 
 /// Documents per parallel analysis task.
 const ANALYSIS_CHUNK: usize = 512;
+
+/// Postings compressed per parallel batch when finishing or merging: bounds
+/// the uncompressed lists held besides the builder's own.
+pub(crate) const ENCODE_BATCH: usize = 1 << 20;
 
 /// A term's ordinal in a segment's term dictionary.
 pub type TermOrd = u32;
@@ -268,19 +272,36 @@ struct TermPostings {
     tfs: Vec<u32>,
 }
 
-/// Analyzed documents of one chunk, with chunk-local term grouping.
+/// Analyzed documents of one chunk: a chunk-local vocabulary and, grouped
+/// by local term id, the (doc, tf) postings in doc order.
 struct AnalyzedChunk {
     lengths: Vec<u32>,
-    postings: HashMap<String, TermPostings>,
+    terms: Vec<Box<str>>,
+    /// `starts[t]..starts[t + 1]` are local term `t`'s postings.
+    starts: Vec<u32>,
+    docs: Vec<u32>,
+    tfs: Vec<u32>,
 }
+
+/// Bytes a builder is charged per distinct term, besides the term's text:
+/// the vocabulary entry, the posting arrays' headers and hash table slack.
+const TERM_OVERHEAD: usize = 96;
+/// Bytes charged per posting: a doc id and a tf, plus growth slack.
+const POSTING_BYTES: usize = 12;
+/// Bytes charged per document besides its docid text: length, docid offset.
+const DOC_OVERHEAD: usize = 16;
 
 /// Accumulates documents, then compresses them into a [`SegmentData`].
 pub struct SegmentBuilder {
     analyzer: Arc<Analyzer>,
-    docids: Vec<String>,
+    /// Every docid, concatenated; `docid_ends[i]` is where docid `i` ends.
+    docid_text: String,
+    docid_ends: Vec<usize>,
     lengths: Vec<u32>,
-    term_ids: HashMap<String, u32>,
+    term_ids: FxHashMap<Box<str>, u32>,
     postings: Vec<TermPostings>,
+    num_postings: usize,
+    term_bytes: usize,
     store: Option<DocStoreWriter>,
 }
 
@@ -289,27 +310,52 @@ impl SegmentBuilder {
     pub fn new(analyzer: Arc<Analyzer>, store: bool) -> Self {
         SegmentBuilder {
             analyzer,
-            docids: Vec::new(),
+            docid_text: String::new(),
+            docid_ends: Vec::new(),
             lengths: Vec::new(),
-            term_ids: HashMap::new(),
+            term_ids: FxHashMap::default(),
             postings: Vec::new(),
+            num_postings: 0,
+            term_bytes: 0,
             store: store.then(DocStoreWriter::default),
         }
     }
 
     /// Number of documents added.
     pub fn len(&self) -> usize {
-        self.docids.len()
+        self.docid_ends.len()
     }
 
     /// Whether no document was added.
     pub fn is_empty(&self) -> bool {
-        self.docids.is_empty()
+        self.docid_ends.is_empty()
+    }
+
+    /// The docid of document `doc` added so far.
+    pub fn docid(&self, doc: usize) -> Option<&str> {
+        let end = *self.docid_ends.get(doc)?;
+        let start = if doc == 0 {
+            0
+        } else {
+            self.docid_ends[doc - 1]
+        };
+        self.docid_text.get(start..end)
+    }
+
+    /// An estimate of the memory the builder holds, in bytes: what a memory
+    /// budget is compared with.
+    pub fn memory_bytes(&self) -> usize {
+        self.num_postings * POSTING_BYTES
+            + self.term_ids.len() * TERM_OVERHEAD
+            + self.term_bytes
+            + self.docid_ends.len() * DOC_OVERHEAD
+            + self.docid_text.len()
+            + self.store.as_ref().map_or(0, DocStoreWriter::memory_bytes)
     }
 
     /// Analyzes and adds `docs` in parallel. Docids must already be checked.
     pub fn add(&mut self, docs: Vec<Doc>) -> Result<()> {
-        let base = self.docids.len();
+        let base = self.len();
         if base + docs.len() > u32::MAX as usize {
             return Err(Error::Document(
                 "a segment holds at most 4,294,967,295 documents".into(),
@@ -323,22 +369,32 @@ impl SegmentBuilder {
         for (chunk_index, chunk) in chunks.into_iter().enumerate() {
             let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
             self.lengths.extend_from_slice(&chunk.lengths);
-            for (term, local) in chunk.postings {
+            self.num_postings += chunk.docs.len();
+            for (t, term) in chunk.terms.into_iter().enumerate() {
                 let next_id = self.postings.len() as u32;
-                let id = *self.term_ids.entry(term).or_insert(next_id);
-                if id == next_id {
-                    self.postings.push(TermPostings::default());
-                }
+                let id = match self.term_ids.get(&*term) {
+                    Some(&id) => id,
+                    None => {
+                        self.term_bytes += term.len();
+                        self.term_ids.insert(term, next_id);
+                        self.postings.push(TermPostings::default());
+                        next_id
+                    }
+                };
+                let range = chunk.starts[t] as usize..chunk.starts[t + 1] as usize;
                 let global = &mut self.postings[id as usize];
-                global.docs.extend(local.docs.iter().map(|d| d + offset));
-                global.tfs.extend_from_slice(&local.tfs);
+                global
+                    .docs
+                    .extend(chunk.docs[range.clone()].iter().map(|d| d + offset));
+                global.tfs.extend_from_slice(&chunk.tfs[range]);
             }
         }
         for doc in docs {
             if let Some(store) = &mut self.store {
                 store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
             }
-            self.docids.push(doc.docid);
+            self.docid_text.push_str(&doc.docid);
+            self.docid_ends.push(self.docid_text.len());
         }
         Ok(())
     }
@@ -346,55 +402,111 @@ impl SegmentBuilder {
     /// Sorts the vocabulary, compresses the postings and returns the segment.
     pub fn finish(self) -> Result<SegmentData> {
         let SegmentBuilder {
-            docids,
+            docid_text,
+            docid_ends,
             lengths,
             term_ids,
             postings,
             store,
             ..
         } = self;
-        let mut terms: Vec<(String, u32)> = term_ids.into_iter().collect();
+        let mut postings = postings;
+        let mut terms: Vec<(Box<str>, u32)> = term_ids.into_iter().collect();
         terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let lists: Vec<(&[u32], &[u32])> = terms
-            .iter()
-            .map(|(_, id)| {
-                let p = &postings[*id as usize];
-                (p.docs.as_slice(), p.tfs.as_slice())
-            })
-            .collect();
-        let term_map = fst::Map::from_iter(
-            terms
-                .iter()
-                .enumerate()
-                .map(|(ord, (t, _))| (t.as_bytes(), ord as u64)),
-        )
-        .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-        let terms_data = Data::owned(term_map.into_fst().into_inner());
-        let docid_bytes = DocIds::encode(docids.iter().map(String::as_str));
+        let mut term_builder = fst::MapBuilder::memory();
+        let mut written = PostingsWriter::default();
+        let mut batch: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut batch_postings = 0usize;
+        for (ord, (term, id)) in terms.into_iter().enumerate() {
+            term_builder
+                .insert(term.as_bytes(), ord as u64)
+                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
+            let list = std::mem::take(&mut postings[id as usize]);
+            batch_postings += list.docs.len();
+            batch.push((list.docs, list.tfs));
+            if batch_postings >= ENCODE_BATCH {
+                written.extend(&batch, &lengths);
+                batch.clear();
+                batch_postings = 0;
+            }
+        }
+        written.extend(&batch, &lengths);
+        drop((batch, postings));
+        let terms_data = Data::owned(
+            term_builder
+                .into_inner()
+                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
+        );
+        let mut docids = Vec::with_capacity(docid_ends.len());
+        let mut start = 0;
+        for &end in &docid_ends {
+            docids.push(&docid_text[start..end]);
+            start = end;
+        }
+        let docid_bytes = DocIds::encode(docids.iter().copied());
         let store = store.map(|s| s.finish());
-        assemble(
-            docid_bytes,
-            &docids_as_strs(&docids),
-            lengths,
-            terms_data,
-            &lists,
-            store,
-        )
+        assemble(docid_bytes, &docids, lengths, terms_data, written, store)
     }
 }
 
-fn docids_as_strs(docids: &[String]) -> Vec<&str> {
-    docids.iter().map(String::as_str).collect()
+/// Posting lists compressed in term order, appended a batch at a time so
+/// that the uncompressed lists need not all be in memory at once.
+#[derive(Default)]
+pub(crate) struct PostingsWriter {
+    bytes: Vec<u8>,
+    blocks: Vec<BlockMeta>,
+    infos: Vec<TermInfo>,
 }
 
-/// Builds a segment from its parts: `lists` are the (docs, tfs) posting lists
-/// in term order of `terms`.
+impl PostingsWriter {
+    /// Compresses `lists` (the next terms' (docs, tfs)) in parallel and
+    /// appends them in order; `lengths` are the segment's document lengths.
+    pub(crate) fn extend<D, T>(&mut self, lists: &[(D, T)], lengths: &[u32])
+    where
+        D: AsRef<[u32]> + Sync,
+        T: AsRef<[u32]> + Sync,
+    {
+        let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, TermInfo)> = lists
+            .par_iter()
+            .map(|(docs, tfs)| {
+                let mut bytes = Vec::new();
+                let mut blocks = Vec::new();
+                let info = postings::encode(
+                    docs.as_ref(),
+                    tfs.as_ref(),
+                    |d| lengths[d as usize],
+                    &mut bytes,
+                    &mut blocks,
+                );
+                (bytes, blocks, info)
+            })
+            .collect();
+        self.bytes
+            .reserve(encoded.iter().map(|e| e.0.len()).sum::<usize>());
+        for (bytes, blocks, info) in encoded {
+            self.infos.push(TermInfo {
+                offset: self.bytes.len() as u64,
+                first_block: if info.has_blocks() {
+                    self.blocks.len() as u32
+                } else {
+                    0
+                },
+                ..info
+            });
+            self.bytes.extend_from_slice(&bytes);
+            self.blocks.extend_from_slice(&blocks);
+        }
+    }
+}
+
+/// Builds a segment from its parts: `postings` holds the posting lists
+/// compressed in term order of `terms`.
 pub(crate) fn assemble(
     docid_bytes: Vec<u8>,
     docids: &[&str],
     lengths: Vec<u32>,
     terms: Data,
-    lists: &[(&[u32], &[u32])],
+    postings: PostingsWriter,
     store: Option<Vec<u8>>,
 ) -> Result<SegmentData> {
     let n = docids.len();
@@ -403,33 +515,11 @@ pub(crate) fn assemble(
         .map(|&l| fieldnorm::length_to_norm(l))
         .collect();
     let docid_rank = docid_ranks(docids);
-    // Compress each term's list in parallel, then concatenate in term order.
-    let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, TermInfo)> = lists
-        .par_iter()
-        .map(|(docs, tfs)| {
-            let mut bytes = Vec::new();
-            let mut blocks = Vec::new();
-            let info =
-                postings::encode(docs, tfs, |d| lengths[d as usize], &mut bytes, &mut blocks);
-            (bytes, blocks, info)
-        })
-        .collect();
-    let mut all_bytes = Vec::with_capacity(encoded.iter().map(|e| e.0.len()).sum());
-    let mut all_blocks = Vec::with_capacity(encoded.iter().map(|e| e.1.len()).sum());
-    let mut term_infos = Vec::with_capacity(encoded.len());
-    for (bytes, blocks, info) in encoded {
-        term_infos.push(TermInfo {
-            offset: all_bytes.len() as u64,
-            first_block: if info.has_blocks() {
-                all_blocks.len() as u32
-            } else {
-                0
-            },
-            ..info
-        });
-        all_bytes.extend_from_slice(&bytes);
-        all_blocks.extend_from_slice(&blocks);
-    }
+    let PostingsWriter {
+        bytes: all_bytes,
+        blocks: all_blocks,
+        infos: term_infos,
+    } = postings;
     let term_count = term_infos.len();
     let term_infos = TermTable::open(Data::owned(TermTable::encode(&term_infos)), term_count)
         .ok_or_else(|| Error::Document("term table layout error".into()))?;
@@ -468,28 +558,66 @@ pub(crate) fn docid_ranks(docids: &[&str]) -> Vec<u32> {
 }
 
 fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
-    let mut postings: HashMap<String, TermPostings> = HashMap::new();
+    let mut local: FxHashMap<Box<str>, u32> = FxHashMap::default();
     let mut lengths = Vec::with_capacity(chunk.len());
-    let mut counts: HashMap<String, u32> = HashMap::new();
+    // Per local term: its count in the current document.
+    let mut counts: Vec<u32> = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
+    // (local term, local doc, tf), in doc order.
+    let mut triples: Vec<(u32, u32, u32)> = Vec::new();
     for (local_doc, doc) in chunk.iter().enumerate() {
         let mut length = 0u32;
         analyzer.analyze_with(&doc.contents, &mut |term| {
             length = length.saturating_add(1);
-            match counts.get_mut(term) {
-                Some(c) => *c += 1,
+            let id = match local.get(term) {
+                Some(&id) => id,
                 None => {
-                    counts.insert(term.to_owned(), 1);
+                    let id = counts.len() as u32;
+                    local.insert(term.into(), id);
+                    counts.push(0);
+                    id
                 }
+            };
+            let count = &mut counts[id as usize];
+            if *count == 0 {
+                touched.push(id);
             }
+            *count += 1;
         });
         lengths.push(length);
-        for (term, tf) in counts.drain() {
-            let list = postings.entry(term).or_default();
-            list.docs.push(local_doc as u32);
-            list.tfs.push(tf);
+        for id in touched.drain(..) {
+            let count = std::mem::take(&mut counts[id as usize]);
+            triples.push((id, local_doc as u32, count));
         }
     }
-    AnalyzedChunk { lengths, postings }
+    let mut terms: Vec<Box<str>> = vec![Box::default(); counts.len()];
+    for (term, id) in local {
+        terms[id as usize] = term;
+    }
+    // Group by term, keeping doc order (a counting sort).
+    let mut starts = vec![0u32; terms.len() + 1];
+    for &(id, _, _) in &triples {
+        starts[id as usize + 1] += 1;
+    }
+    for t in 0..terms.len() {
+        starts[t + 1] += starts[t];
+    }
+    let mut fill = starts.clone();
+    let mut docs = vec![0u32; triples.len()];
+    let mut tfs = vec![0u32; triples.len()];
+    for (id, doc, tf) in triples {
+        let slot = &mut fill[id as usize];
+        docs[*slot as usize] = doc;
+        tfs[*slot as usize] = tf;
+        *slot += 1;
+    }
+    AnalyzedChunk {
+        lengths,
+        terms,
+        starts,
+        docs,
+        tfs,
+    }
 }
 
 /// A set of deleted documents of one segment.
