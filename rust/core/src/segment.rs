@@ -14,7 +14,6 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::analysis::Analyzer;
 use crate::data::Data;
@@ -272,11 +271,60 @@ struct TermPostings {
     tfs: Vec<u32>,
 }
 
+/// The hash of a term in the builder's tables.
+#[inline]
+fn term_hash(term: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(term)
+}
+
+/// Distinct terms numbered from 0 in order of first appearance, their text
+/// kept end to end in one string (no allocation per term).
+#[derive(Default)]
+struct Interner {
+    text: String,
+    /// `ends[t]` is where term `t`'s text ends in `text`.
+    ends: Vec<usize>,
+    table: hashbrown::HashTable<u32>,
+}
+
+impl Interner {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+        let i = id as usize;
+        let start = if i == 0 { 0 } else { ends[i - 1] };
+        &text[start..ends[i]]
+    }
+
+    fn term(&self, id: u32) -> &str {
+        Self::get(&self.text, &self.ends, id)
+    }
+
+    /// The id of `term` (whose hash is `hash`), and whether it is new.
+    #[inline]
+    fn intern(&mut self, term: &str, hash: u64) -> (u32, bool) {
+        let Interner { text, ends, table } = self;
+        if let Some(&id) = table.find(hash, |&id| Self::get(text, ends, id) == term) {
+            return (id, false);
+        }
+        let id = ends.len() as u32;
+        text.push_str(term);
+        ends.push(text.len());
+        table.insert_unique(hash, id, |&id| term_hash(Self::get(text, ends, id)));
+        (id, true)
+    }
+}
+
 /// Analyzed documents of one chunk: a chunk-local vocabulary and, grouped
 /// by local term id, the (doc, tf) postings in doc order.
 struct AnalyzedChunk {
     lengths: Vec<u32>,
-    terms: Vec<Box<str>>,
+    terms: Interner,
+    /// The hash of each local term.
+    hashes: Vec<u64>,
     /// `starts[t]..starts[t + 1]` are local term `t`'s postings.
     starts: Vec<u32>,
     docs: Vec<u32>,
@@ -298,10 +346,9 @@ pub struct SegmentBuilder {
     docid_text: String,
     docid_ends: Vec<usize>,
     lengths: Vec<u32>,
-    term_ids: FxHashMap<Box<str>, u32>,
+    terms: Interner,
     postings: Vec<TermPostings>,
     num_postings: usize,
-    term_bytes: usize,
     store: Option<DocStoreWriter>,
 }
 
@@ -313,10 +360,9 @@ impl SegmentBuilder {
             docid_text: String::new(),
             docid_ends: Vec::new(),
             lengths: Vec::new(),
-            term_ids: FxHashMap::default(),
+            terms: Interner::default(),
             postings: Vec::new(),
             num_postings: 0,
-            term_bytes: 0,
             store: store.then(DocStoreWriter::default),
         }
     }
@@ -346,8 +392,8 @@ impl SegmentBuilder {
     /// budget is compared with.
     pub fn memory_bytes(&self) -> usize {
         self.num_postings * POSTING_BYTES
-            + self.term_ids.len() * TERM_OVERHEAD
-            + self.term_bytes
+            + self.terms.len() * TERM_OVERHEAD
+            + self.terms.text.len()
             + self.docid_ends.len() * DOC_OVERHEAD
             + self.docid_text.len()
             + self.store.as_ref().map_or(0, DocStoreWriter::memory_bytes)
@@ -370,17 +416,11 @@ impl SegmentBuilder {
             let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
             self.lengths.extend_from_slice(&chunk.lengths);
             self.num_postings += chunk.docs.len();
-            for (t, term) in chunk.terms.into_iter().enumerate() {
-                let next_id = self.postings.len() as u32;
-                let id = match self.term_ids.get(&*term) {
-                    Some(&id) => id,
-                    None => {
-                        self.term_bytes += term.len();
-                        self.term_ids.insert(term, next_id);
-                        self.postings.push(TermPostings::default());
-                        next_id
-                    }
-                };
+            for (t, &hash) in chunk.hashes.iter().enumerate() {
+                let (id, new) = self.terms.intern(chunk.terms.term(t as u32), hash);
+                if new {
+                    self.postings.push(TermPostings::default());
+                }
                 let range = chunk.starts[t] as usize..chunk.starts[t + 1] as usize;
                 let global = &mut self.postings[id as usize];
                 global
@@ -405,14 +445,16 @@ impl SegmentBuilder {
             docid_text,
             docid_ends,
             lengths,
-            term_ids,
+            terms: vocabulary,
             postings,
             store,
             ..
         } = self;
         let mut postings = postings;
-        let mut terms: Vec<(Box<str>, u32)> = term_ids.into_iter().collect();
-        terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
+            .map(|id| (vocabulary.term(id), id))
+            .collect();
+        terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut term_builder = fst::MapBuilder::memory();
         let mut written = PostingsWriter::default();
         let mut batch: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
@@ -558,7 +600,8 @@ pub(crate) fn docid_ranks(docids: &[&str]) -> Vec<u32> {
 }
 
 fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
-    let mut local: FxHashMap<Box<str>, u32> = FxHashMap::default();
+    let mut terms = Interner::default();
+    let mut hashes: Vec<u64> = Vec::new();
     let mut lengths = Vec::with_capacity(chunk.len());
     // Per local term: its count in the current document.
     let mut counts: Vec<u32> = Vec::new();
@@ -569,15 +612,12 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
         let mut length = 0u32;
         analyzer.analyze_with(&doc.contents, &mut |term| {
             length = length.saturating_add(1);
-            let id = match local.get(term) {
-                Some(&id) => id,
-                None => {
-                    let id = counts.len() as u32;
-                    local.insert(term.into(), id);
-                    counts.push(0);
-                    id
-                }
-            };
+            let hash = term_hash(term);
+            let (id, new) = terms.intern(term, hash);
+            if new {
+                hashes.push(hash);
+                counts.push(0);
+            }
             let count = &mut counts[id as usize];
             if *count == 0 {
                 touched.push(id);
@@ -589,10 +629,6 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
             let count = std::mem::take(&mut counts[id as usize]);
             triples.push((id, local_doc as u32, count));
         }
-    }
-    let mut terms: Vec<Box<str>> = vec![Box::default(); counts.len()];
-    for (term, id) in local {
-        terms[id as usize] = term;
     }
     // Group by term, keeping doc order (a counting sort).
     let mut starts = vec![0u32; terms.len() + 1];
@@ -614,6 +650,7 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
     AnalyzedChunk {
         lengths,
         terms,
+        hashes,
         starts,
         docs,
         tfs,
