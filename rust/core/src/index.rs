@@ -832,14 +832,35 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     let mut stream = term_union(segments);
     let mut term_builder = fst::MapBuilder::memory();
     let mut written = crate::segment::PostingsWriter::default();
-    let mut batch: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-    let mut batch_postings = 0usize;
+    // The batch's lists end to end: `ends[i]` is where list `i` ends.
+    let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+    let mut hits = Vec::new();
     let mut num_terms = 0u64;
-    while let Some((term, hits)) = fst::Streamer::next(&mut stream) {
-        let mut hits = hits.to_vec();
-        hits.sort_by_key(|h| h.index);
-        let (mut docs, mut tfs) = (Vec::new(), Vec::new());
-        for h in hits {
+    let flush = |docs: &mut Vec<u32>,
+                 tfs: &mut Vec<u32>,
+                 ends: &mut Vec<usize>,
+                 written: &mut crate::segment::PostingsWriter,
+                 lengths: &[u32]| {
+        let mut start = 0;
+        let lists: Vec<(&[u32], &[u32])> = ends
+            .iter()
+            .map(|&end| {
+                let list = (&docs[start..end], &tfs[start..end]);
+                start = end;
+                list
+            })
+            .collect();
+        written.extend(&lists, lengths);
+        docs.clear();
+        tfs.clear();
+        ends.clear();
+    };
+    while let Some((term, found)) = fst::Streamer::next(&mut stream) {
+        hits.clear();
+        hits.extend_from_slice(found);
+        hits.sort_unstable_by_key(|h: &fst::map::IndexedValue| h.index);
+        let before = docs.len();
+        for h in &hits {
             let map = &remap[h.index];
             segments[h.index]
                 .data
@@ -852,23 +873,19 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
                     }
                 });
         }
-        if docs.is_empty() {
+        if docs.len() == before {
             continue;
         }
         term_builder
             .insert(term, num_terms)
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
         num_terms += 1;
-        batch_postings += docs.len();
-        batch.push((docs, tfs));
-        if batch_postings >= crate::segment::ENCODE_BATCH {
-            written.extend(&batch, &lengths);
-            batch.clear();
-            batch_postings = 0;
+        ends.push(docs.len());
+        if docs.len() >= crate::segment::ENCODE_BATCH {
+            flush(&mut docs, &mut tfs, &mut ends, &mut written, &lengths);
         }
     }
-    written.extend(&batch, &lengths);
-    drop(batch);
+    flush(&mut docs, &mut tfs, &mut ends, &mut written, &lengths);
     let terms = crate::data::Data::owned(
         term_builder
             .into_inner()

@@ -29,6 +29,9 @@ const ANALYSIS_CHUNK: usize = 512;
 /// the uncompressed lists held besides the builder's own.
 pub(crate) const ENCODE_BATCH: usize = 1 << 20;
 
+/// Terms compressed per parallel task.
+const ENCODE_TASK_TERMS: usize = 1024;
+
 /// A term's ordinal in a segment's term dictionary.
 pub type TermOrd = u32;
 
@@ -508,35 +511,41 @@ impl PostingsWriter {
         D: AsRef<[u32]> + Sync,
         T: AsRef<[u32]> + Sync,
     {
-        let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, TermInfo)> = lists
-            .par_iter()
-            .map(|(docs, tfs)| {
-                let mut bytes = Vec::new();
-                let mut blocks = Vec::new();
-                let info = postings::encode(
-                    docs.as_ref(),
-                    tfs.as_ref(),
-                    |d| lengths[d as usize],
-                    &mut bytes,
-                    &mut blocks,
-                );
-                (bytes, blocks, info)
+        // Each task compresses a run of terms into buffers of its own, so
+        // there is no allocation per term; offsets are then shifted.
+        let encoded: Vec<PostingsWriter> = lists
+            .par_chunks(ENCODE_TASK_TERMS)
+            .map(|run| {
+                let mut part = PostingsWriter::default();
+                for (docs, tfs) in run {
+                    let info = postings::encode(
+                        docs.as_ref(),
+                        tfs.as_ref(),
+                        |d| lengths[d as usize],
+                        &mut part.bytes,
+                        &mut part.blocks,
+                    );
+                    part.infos.push(info);
+                }
+                part
             })
             .collect();
         self.bytes
-            .reserve(encoded.iter().map(|e| e.0.len()).sum::<usize>());
-        for (bytes, blocks, info) in encoded {
-            self.infos.push(TermInfo {
-                offset: self.bytes.len() as u64,
-                first_block: if info.has_blocks() {
-                    self.blocks.len() as u32
-                } else {
-                    0
-                },
-                ..info
-            });
-            self.bytes.extend_from_slice(&bytes);
-            self.blocks.extend_from_slice(&blocks);
+            .reserve(encoded.iter().map(|e| e.bytes.len()).sum::<usize>());
+        for part in encoded {
+            let (byte_base, block_base) = (self.bytes.len() as u64, self.blocks.len() as u32);
+            self.infos
+                .extend(part.infos.into_iter().map(|info| TermInfo {
+                    offset: info.offset + byte_base,
+                    first_block: if info.has_blocks() {
+                        info.first_block + block_base
+                    } else {
+                        0
+                    },
+                    ..info
+                }));
+            self.bytes.extend_from_slice(&part.bytes);
+            self.blocks.extend_from_slice(&part.blocks);
         }
     }
 }
