@@ -836,25 +836,6 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
     let mut hits = Vec::new();
     let mut num_terms = 0u64;
-    let flush = |docs: &mut Vec<u32>,
-                 tfs: &mut Vec<u32>,
-                 ends: &mut Vec<usize>,
-                 written: &mut crate::segment::PostingsWriter,
-                 lengths: &[u32]| {
-        let mut start = 0;
-        let lists: Vec<(&[u32], &[u32])> = ends
-            .iter()
-            .map(|&end| {
-                let list = (&docs[start..end], &tfs[start..end]);
-                start = end;
-                list
-            })
-            .collect();
-        written.extend(&lists, lengths);
-        docs.clear();
-        tfs.clear();
-        ends.clear();
-    };
     while let Some((term, found)) = fst::Streamer::next(&mut stream) {
         hits.clear();
         hits.extend_from_slice(found);
@@ -882,10 +863,11 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
         num_terms += 1;
         ends.push(docs.len());
         if docs.len() >= crate::segment::ENCODE_BATCH {
-            flush(&mut docs, &mut tfs, &mut ends, &mut written, &lengths);
+            written.extend_flat(&docs, &tfs, &ends, &lengths);
+            (docs.clear(), tfs.clear(), ends.clear());
         }
     }
-    flush(&mut docs, &mut tfs, &mut ends, &mut written, &lengths);
+    written.extend_flat(&docs, &tfs, &ends, &lengths);
     let terms = crate::data::Data::owned(
         term_builder
             .into_inner()

@@ -267,11 +267,78 @@ impl SegmentData {
     }
 }
 
-/// Postings of one term while building: parallel arrays.
+/// Where one term's postings are in a [`PostingPool`].
+#[derive(Clone, Copy, Default)]
+struct PoolList {
+    /// Start of the first slab.
+    first: u32,
+    /// Start of the last slab.
+    slab: u32,
+    /// Next free slot, and the end of the last slab.
+    write: u32,
+    end: u32,
+    /// Number of postings.
+    len: u32,
+}
+
+/// The postings of every term of a segment being built, in one array of
+/// slabs: a slab is the index of the term's next slab, then (doc, tf) pairs.
+/// A list's slabs hold as many postings as the list had before them (at
+/// least 2, at most 256), so there is no allocation per term and little
+/// slack.
 #[derive(Default)]
-struct TermPostings {
-    docs: Vec<u32>,
-    tfs: Vec<u32>,
+struct PostingPool {
+    pool: Vec<u32>,
+    lists: Vec<PoolList>,
+}
+
+impl PostingPool {
+    fn slab_capacity(len_before: u32) -> u32 {
+        len_before.clamp(2, 256)
+    }
+
+    /// Pool slots that adding `postings` postings to `terms` lists may take
+    /// at most: the pairs, and a new slab per list.
+    fn room_needed(postings: usize, terms: usize) -> usize {
+        2 * postings + (1 + 2 * 256) * terms
+    }
+
+    #[inline]
+    fn push(&mut self, list: u32, doc: u32, tf: u32) {
+        let l = &mut self.lists[list as usize];
+        if l.write == l.end {
+            let cap = Self::slab_capacity(l.len);
+            let start = self.pool.len() as u32;
+            self.pool.resize(self.pool.len() + 1 + 2 * cap as usize, 0);
+            if l.len == 0 {
+                l.first = start;
+            } else {
+                self.pool[l.slab as usize] = start;
+            }
+            l.slab = start;
+            l.write = start + 1;
+            l.end = start + 1 + 2 * cap;
+        }
+        let w = l.write as usize;
+        self.pool[w] = doc;
+        self.pool[w + 1] = tf;
+        l.write += 2;
+        l.len += 1;
+    }
+
+    /// Appends `list`'s postings to `docs` and `tfs`.
+    fn read(&self, list: u32, docs: &mut Vec<u32>, tfs: &mut Vec<u32>) {
+        let l = self.lists[list as usize];
+        let (mut slab, mut seen) = (l.first as usize, 0u32);
+        while seen < l.len {
+            let n = Self::slab_capacity(seen).min(l.len - seen) as usize;
+            let pairs = &self.pool[slab + 1..slab + 1 + 2 * n];
+            docs.extend(pairs.iter().step_by(2));
+            tfs.extend(pairs.iter().skip(1).step_by(2));
+            seen += n as u32;
+            slab = self.pool[slab] as usize;
+        }
+    }
 }
 
 /// The hash of a term in the builder's tables.
@@ -334,11 +401,9 @@ struct AnalyzedChunk {
     tfs: Vec<u32>,
 }
 
-/// Bytes a builder is charged per distinct term, besides the term's text:
-/// the vocabulary entry, the posting arrays' headers and hash table slack.
-const TERM_OVERHEAD: usize = 96;
-/// Bytes charged per posting: a doc id and a tf, plus growth slack.
-const POSTING_BYTES: usize = 12;
+/// Bytes a builder is charged per distinct term, besides the term's text
+/// and postings: the vocabulary entry, the list head and hash table slack.
+const TERM_OVERHEAD: usize = 40;
 /// Bytes charged per document besides its docid text: length, docid offset.
 const DOC_OVERHEAD: usize = 16;
 
@@ -350,8 +415,9 @@ pub struct SegmentBuilder {
     docid_ends: Vec<usize>,
     lengths: Vec<u32>,
     terms: Interner,
-    postings: Vec<TermPostings>,
-    num_postings: usize,
+    postings: PostingPool,
+    /// Analyzed chunks not yet merged, and the id of their first document.
+    pending: Option<(usize, Vec<AnalyzedChunk>)>,
     store: Option<DocStoreWriter>,
 }
 
@@ -364,8 +430,8 @@ impl SegmentBuilder {
             docid_ends: Vec::new(),
             lengths: Vec::new(),
             terms: Interner::default(),
-            postings: Vec::new(),
-            num_postings: 0,
+            postings: PostingPool::default(),
+            pending: None,
             store: store.then(DocStoreWriter::default),
         }
     }
@@ -394,7 +460,7 @@ impl SegmentBuilder {
     /// An estimate of the memory the builder holds, in bytes: what a memory
     /// budget is compared with.
     pub fn memory_bytes(&self) -> usize {
-        self.num_postings * POSTING_BYTES
+        self.postings.pool.capacity() * 4
             + self.terms.len() * TERM_OVERHEAD
             + self.terms.text.len()
             + self.docid_ends.len() * DOC_OVERHEAD
@@ -410,40 +476,66 @@ impl SegmentBuilder {
                 "a segment holds at most 4,294,967,295 documents".into(),
             ));
         }
-        let analyzer = &*self.analyzer;
-        let chunks: Vec<AnalyzedChunk> = docs
-            .par_chunks(ANALYSIS_CHUNK)
-            .map(|chunk| analyze_chunk(analyzer, chunk))
-            .collect();
+        // The previous batch's chunks are merged while this batch is
+        // analyzed, so with two threads or more the serial merge overlaps
+        // the parallel analysis.
+        let analyzer = self.analyzer.clone();
+        let pending = self.pending.take();
+        let (merged, chunks) = rayon::join(
+            || -> Result<()> {
+                if let Some((pending_base, chunks)) = pending {
+                    self.merge_chunks(pending_base, chunks)?;
+                }
+                for doc in &docs {
+                    if let Some(store) = &mut self.store {
+                        store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
+                    }
+                    self.docid_text.push_str(&doc.docid);
+                    self.docid_ends.push(self.docid_text.len());
+                }
+                Ok(())
+            },
+            || -> Vec<AnalyzedChunk> {
+                docs.par_chunks(ANALYSIS_CHUNK)
+                    .map(|chunk| analyze_chunk(&analyzer, chunk))
+                    .collect()
+            },
+        );
+        merged?;
+        self.pending = Some((base, chunks));
+        Ok(())
+    }
+
+    /// Adds analyzed chunks whose first document is `base` to the postings.
+    fn merge_chunks(&mut self, base: usize, chunks: Vec<AnalyzedChunk>) -> Result<()> {
         for (chunk_index, chunk) in chunks.into_iter().enumerate() {
+            let room = PostingPool::room_needed(chunk.docs.len(), chunk.hashes.len());
+            if self.postings.pool.len() + room > u32::MAX as usize {
+                return Err(Error::Document(
+                    "too many postings for one segment; build with a smaller memory budget".into(),
+                ));
+            }
             let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
             self.lengths.extend_from_slice(&chunk.lengths);
-            self.num_postings += chunk.docs.len();
             for (t, &hash) in chunk.hashes.iter().enumerate() {
                 let (id, new) = self.terms.intern(chunk.terms.term(t as u32), hash);
                 if new {
-                    self.postings.push(TermPostings::default());
+                    self.postings.lists.push(PoolList::default());
                 }
                 let range = chunk.starts[t] as usize..chunk.starts[t + 1] as usize;
-                let global = &mut self.postings[id as usize];
-                global
-                    .docs
-                    .extend(chunk.docs[range.clone()].iter().map(|d| d + offset));
-                global.tfs.extend_from_slice(&chunk.tfs[range]);
+                for (&doc, &tf) in chunk.docs[range.clone()].iter().zip(&chunk.tfs[range]) {
+                    self.postings.push(id, doc + offset, tf);
+                }
             }
-        }
-        for doc in docs {
-            if let Some(store) = &mut self.store {
-                store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
-            }
-            self.docid_text.push_str(&doc.docid);
-            self.docid_ends.push(self.docid_text.len());
         }
         Ok(())
     }
 
     /// Sorts the vocabulary, compresses the postings and returns the segment.
-    pub fn finish(self) -> Result<SegmentData> {
+    pub fn finish(mut self) -> Result<SegmentData> {
+        if let Some((base, chunks)) = self.pending.take() {
+            self.merge_chunks(base, chunks)?;
+        }
         let SegmentBuilder {
             docid_text,
             docid_ends,
@@ -453,30 +545,27 @@ impl SegmentBuilder {
             store,
             ..
         } = self;
-        let mut postings = postings;
         let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
             .map(|id| (vocabulary.term(id), id))
             .collect();
         terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut term_builder = fst::MapBuilder::memory();
         let mut written = PostingsWriter::default();
-        let mut batch: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        let mut batch_postings = 0usize;
+        // A batch of lists end to end: `ends[i]` is where list `i` ends.
+        let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
         for (ord, (term, id)) in terms.into_iter().enumerate() {
             term_builder
                 .insert(term.as_bytes(), ord as u64)
                 .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-            let list = std::mem::take(&mut postings[id as usize]);
-            batch_postings += list.docs.len();
-            batch.push((list.docs, list.tfs));
-            if batch_postings >= ENCODE_BATCH {
-                written.extend(&batch, &lengths);
-                batch.clear();
-                batch_postings = 0;
+            postings.read(id, &mut docs, &mut tfs);
+            ends.push(docs.len());
+            if docs.len() >= ENCODE_BATCH {
+                written.extend_flat(&docs, &tfs, &ends, &lengths);
+                (docs.clear(), tfs.clear(), ends.clear());
             }
         }
-        written.extend(&batch, &lengths);
-        drop((batch, postings));
+        written.extend_flat(&docs, &tfs, &ends, &lengths);
+        drop((docs, tfs, postings));
         let terms_data = Data::owned(
             term_builder
                 .into_inner()
@@ -504,6 +593,27 @@ pub(crate) struct PostingsWriter {
 }
 
 impl PostingsWriter {
+    /// [`PostingsWriter::extend`] for lists end to end in `docs` and `tfs`,
+    /// list `i` ending at `ends[i]`.
+    pub(crate) fn extend_flat(
+        &mut self,
+        docs: &[u32],
+        tfs: &[u32],
+        ends: &[usize],
+        lengths: &[u32],
+    ) {
+        let mut start = 0;
+        let lists: Vec<(&[u32], &[u32])> = ends
+            .iter()
+            .map(|&end| {
+                let list = (&docs[start..end], &tfs[start..end]);
+                start = end;
+                list
+            })
+            .collect();
+        self.extend(&lists, lengths);
+    }
+
     /// Compresses `lists` (the next terms' (docs, tfs)) in parallel and
     /// appends them in order; `lengths` are the segment's document lengths.
     pub(crate) fn extend<D, T>(&mut self, lists: &[(D, T)], lengths: &[u32])
@@ -727,5 +837,35 @@ impl Deletions {
         }
         let count = words.iter().map(|w| w.count_ones() as usize).sum();
         Some(Deletions { words, count })
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+
+    #[test]
+    fn the_posting_pool_gives_back_each_list_in_order() {
+        let mut pool = PostingPool::default();
+        let mut expected: Vec<(Vec<u32>, Vec<u32>)> = vec![Default::default(); 50];
+        pool.lists.resize(50, PoolList::default());
+        let mut state = 99u64;
+        for doc in 0..20_000u32 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Skewed: low lists get most postings, so some span many slabs.
+            let list = ((state >> 33) % 50).min((state >> 40) % 50) as u32;
+            let tf = (state >> 20) as u32 % 7 + 1;
+            pool.push(list, doc, tf);
+            expected[list as usize].0.push(doc);
+            expected[list as usize].1.push(tf);
+        }
+        for (list, (docs, tfs)) in expected.iter().enumerate() {
+            let (mut d, mut t) = (vec![7], vec![7]);
+            pool.read(list as u32, &mut d, &mut t);
+            assert_eq!(&d[1..], docs.as_slice());
+            assert_eq!(&t[1..], tfs.as_slice());
+        }
     }
 }
