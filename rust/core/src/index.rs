@@ -864,7 +864,9 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
         ends.push(docs.len());
         if docs.len() >= crate::segment::ENCODE_BATCH {
             written.extend_flat(&docs, &tfs, &ends, &lengths);
-            (docs.clear(), tfs.clear(), ends.clear());
+            docs.clear();
+            tfs.clear();
+            ends.clear();
         }
     }
     written.extend_flat(&docs, &tfs, &ends, &lengths);

@@ -561,7 +561,9 @@ impl SegmentBuilder {
             ends.push(docs.len());
             if docs.len() >= ENCODE_BATCH {
                 written.extend_flat(&docs, &tfs, &ends, &lengths);
-                (docs.clear(), tfs.clear(), ends.clear());
+                docs.clear();
+                tfs.clear();
+                ends.clear();
             }
         }
         written.extend_flat(&docs, &tfs, &ends, &lengths);
