@@ -333,8 +333,10 @@ impl PostingPool {
         while seen < l.len {
             let n = Self::slab_capacity(seen).min(l.len - seen) as usize;
             let pairs = &self.pool[slab + 1..slab + 1 + 2 * n];
-            docs.extend(pairs.iter().step_by(2));
-            tfs.extend(pairs.iter().skip(1).step_by(2));
+            for pair in pairs.chunks_exact(2) {
+                docs.push(pair[0]);
+                tfs.push(pair[1]);
+            }
             seen += n as u32;
             slab = self.pool[slab] as usize;
         }
