@@ -462,7 +462,7 @@ impl SegmentBuilder {
     /// An estimate of the memory the builder holds, in bytes: what a memory
     /// budget is compared with.
     pub fn memory_bytes(&self) -> usize {
-        self.postings.pool.capacity() * 4
+        self.postings.pool.len() * 4
             + self.terms.len() * TERM_OVERHEAD
             + self.terms.text.len()
             + self.docid_ends.len() * DOC_OVERHEAD
