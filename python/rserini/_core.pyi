@@ -128,10 +128,15 @@ class Index:
         store: bool = True,
         threads: int | None = None,
         progress: bool = True,
+        memory_mb: float = 256,
     ) -> Index:
         """Indexes ``(docid, text)`` pairs or dicts (``{"id", "contents"}``, or
         BEIR ``{"_id", "title", "text"}`` indexed as ``title + " " + text``).
         With ``store``, the documents are kept for :meth:`doc` and :meth:`contents`.
+        ``memory_mb`` bounds the memory the build keeps uncompressed: past it, the
+        postings gathered so far are compressed into a segment of their own, and
+        the segments are merged into one at the end (the index is the same
+        whatever the budget; only the build's time and peak memory change).
 
         Raises
         ------
@@ -148,8 +153,10 @@ class Index:
         store: bool = True,
         threads: int | None = None,
         progress: bool = True,
+        memory_mb: float = 256,
     ) -> Index:
-        """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder).
+        """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
+        reading them in a stream; ``memory_mb`` is as for :meth:`build`.
 
         Raises
         ------

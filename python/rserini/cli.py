@@ -122,6 +122,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             store=not args.no_store,
             threads=args.threads,
             progress=_progress(not args.quiet),
+            memory_mb=args.memory_mb,
         )
         index.save(args.index)
         what = "indexed"
@@ -445,6 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--threads", type=int, default=None, help="indexing threads (default: all cores)"
+    )
+    p.add_argument(
+        "--memory-mb",
+        type=float,
+        default=256,
+        help="memory budget of the build in MB: past it, postings are compressed into a "
+        "segment and the segments merged at the end; same index, less memory (default: 256)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

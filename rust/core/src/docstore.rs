@@ -80,6 +80,12 @@ impl DocStoreWriter {
         self.pending.clear();
     }
 
+    /// Bytes held so far (compressed blocks, the block table and the
+    /// pending block).
+    pub fn memory_bytes(&self) -> usize {
+        self.out.len() + self.table.len() * 12 + self.pending.capacity()
+    }
+
     /// The store's payload bytes.
     pub fn finish(mut self) -> Vec<u8> {
         self.flush();

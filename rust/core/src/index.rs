@@ -470,7 +470,7 @@ impl Index {
                 )));
             }
         }
-        check_new_docids(&adds, 0, &HashMap::new())?;
+        check_new_docids(&adds, 0, |_| None)?;
         let mut segments: Vec<Segment> = self
             .segments
             .iter()
@@ -529,67 +529,210 @@ impl Index {
     }
 }
 
-/// Streams documents into a one-segment [`Index`].
+/// Default memory budget of an [`IndexBuilder`], in bytes.
+pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
+
+/// Documents analyzed between two checks of the memory budget, at most.
+const BUDGET_CHECK_DOCS: usize = 8192;
+
+/// Documents analyzed between two checks of a `budget`: about one per KB of
+/// budget, between 64 and [`BUDGET_CHECK_DOCS`], so a small budget is not
+/// overshot by a whole batch.
+fn budget_check_docs(budget: usize) -> usize {
+    (budget >> 10).clamp(64, BUDGET_CHECK_DOCS)
+}
+
+/// Streams documents into a one-segment [`Index`], in bounded memory.
+///
+/// Documents are analyzed in parallel into an in-memory segment. Once that
+/// segment's estimated size passes the memory budget, it is compressed and
+/// kept, and a new one is started; `finish` merges the compressed segments
+/// into one, term by term. The result is the same segment a single pass
+/// would build: same document order, terms, postings and statistics.
 pub struct IndexBuilder {
     analyzer: Arc<Analyzer>,
+    store: bool,
+    budget: usize,
     segment: SegmentBuilder,
-    /// Position of every docid added so far.
-    seen: HashMap<String, usize>,
+    /// Compressed segments of the documents before `segment`'s.
+    done: Vec<Segment>,
+    done_docs: usize,
+    seen: DocidSet,
 }
 
 impl IndexBuilder {
     /// A builder whose documents (and later queries) go through `config`;
-    /// keeps a document store if `store`.
+    /// keeps a document store if `store`. Uses [`DEFAULT_MEMORY_BUDGET`].
     pub fn new(config: AnalyzerConfig, store: bool) -> Result<Self> {
         let analyzer = Arc::new(Analyzer::new(config)?);
         Ok(IndexBuilder {
             segment: SegmentBuilder::new(analyzer.clone(), store),
             analyzer,
-            seen: HashMap::new(),
+            store,
+            budget: DEFAULT_MEMORY_BUDGET,
+            done: Vec::new(),
+            done_docs: 0,
+            seen: DocidSet::default(),
         })
+    }
+
+    /// Sets the memory budget: the estimated bytes of uncompressed postings,
+    /// terms and docids held before they are compressed into a segment of
+    /// their own (merged into one at `finish`). Smaller budgets use less
+    /// memory and build a little slower; 0 compresses after every batch.
+    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
+        self.budget = bytes;
+        self
+    }
+
+    /// The memory budget in bytes.
+    pub fn memory_budget(&self) -> usize {
+        self.budget
     }
 
     /// Number of documents added.
     pub fn len(&self) -> usize {
-        self.segment.len()
+        self.done_docs + self.segment.len()
     }
 
     /// Whether no document was added.
     pub fn is_empty(&self) -> bool {
-        self.segment.is_empty()
+        self.len() == 0
+    }
+
+    /// The docid of the `position`-th document added.
+    fn docid_at(&self, position: usize) -> Option<&str> {
+        if position >= self.done_docs {
+            return self.segment.docid(position - self.done_docs);
+        }
+        let mut local = position;
+        for seg in &self.done {
+            let n = seg.data.len();
+            if local < n {
+                return seg.data.docid(local as u32);
+            }
+            local -= n;
+        }
+        None
     }
 
     /// Analyzes and adds a batch, in parallel. Fails, adding nothing, on an
     /// empty or duplicate docid.
     pub fn add_batch(&mut self, docs: Vec<Doc>) -> Result<()> {
-        let base = self.segment.len();
-        check_new_docids(&docs, base, &self.seen)?;
-        self.seen.extend(
-            docs.iter()
-                .enumerate()
-                .map(|(i, d)| (d.docid.clone(), base + i)),
-        );
-        self.segment.add(docs)
+        let base = self.len();
+        check_new_docids(&docs, base, |docid| {
+            self.seen.get(docid, |p| self.docid_at(p))
+        })?;
+        let mut docs = docs;
+        while !docs.is_empty() {
+            let rest = docs.split_off(docs.len().min(budget_check_docs(self.budget)));
+            let part = std::mem::replace(&mut docs, rest);
+            let first = self.len();
+            let count = part.len();
+            self.segment.add(part)?;
+            for position in first..first + count {
+                let docid = self.docid_at(position).expect("just added");
+                let hash = DocidSet::hash(docid);
+                match self.seen.first_with(hash) {
+                    None => self.seen.insert_first(hash, position),
+                    Some(p) if self.docid_at(p) != Some(docid) => {
+                        let docid = docid.to_owned();
+                        self.seen.insert_clash(docid, position);
+                    }
+                    Some(_) => {}
+                }
+            }
+            if self.segment.memory_bytes() >= self.budget {
+                self.flush()?;
+            }
+        }
+        Ok(())
     }
 
-    /// Compresses what was added into an index.
-    pub fn finish(self) -> Result<Index> {
-        let data = self.segment.finish()?;
-        let segments = if data.is_empty() {
-            Vec::new()
+    /// Compresses the in-memory segment and keeps it.
+    fn flush(&mut self) -> Result<()> {
+        if self.segment.is_empty() {
+            return Ok(());
+        }
+        let full = std::mem::replace(
+            &mut self.segment,
+            SegmentBuilder::new(self.analyzer.clone(), self.store),
+        );
+        let data = full.finish()?;
+        self.done_docs += data.len();
+        self.done.push(Segment::new(data));
+        Ok(())
+    }
+
+    /// Compresses what was added into an index of one segment.
+    pub fn finish(mut self) -> Result<Index> {
+        let segments = if self.done.is_empty() {
+            let data = self.segment.finish()?;
+            if data.is_empty() {
+                Vec::new()
+            } else {
+                vec![Segment::new(data)]
+            }
         } else {
-            vec![Segment::new(data)]
+            self.flush()?;
+            let done = std::mem::take(&mut self.done);
+            if done.len() == 1 {
+                done
+            } else {
+                vec![merge(&done)?]
+            }
         };
         Index::from_segments(self.analyzer, segments, None)
     }
 }
 
+/// The docids added to an [`IndexBuilder`], by a 64-bit hash and the
+/// position of the document: the docids themselves are read back from the
+/// builder, so the set costs a few bytes per document.
+#[derive(Default)]
+struct DocidSet {
+    first: rustc_hash::FxHashMap<u64, u32>,
+    /// Docids whose hash an earlier, different docid has, by position.
+    clashes: HashMap<String, usize>,
+}
+
+impl DocidSet {
+    fn hash(docid: &str) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(docid)
+    }
+
+    /// The position of the first document with this hash.
+    fn first_with(&self, hash: u64) -> Option<usize> {
+        self.first.get(&hash).map(|&p| p as usize)
+    }
+
+    /// The position of `docid`, given how to read the docid at a position.
+    fn get<'a>(&self, docid: &str, docid_at: impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
+        if let Some(&p) = self.clashes.get(docid) {
+            return Some(p);
+        }
+        let p = self.first_with(Self::hash(docid))?;
+        (docid_at(p) == Some(docid)).then_some(p)
+    }
+
+    /// Records the first docid with `hash`, at `position`.
+    fn insert_first(&mut self, hash: u64, position: usize) {
+        self.first.insert(hash, position as u32);
+    }
+
+    /// Records `docid`, whose hash an earlier docid has, at `position`.
+    fn insert_clash(&mut self, docid: String, position: usize) {
+        self.clashes.insert(docid, position);
+    }
+}
+
 /// Checks that new documents, numbered from `base`, have non-empty docids,
-/// unique among themselves and not among `existing` (docid → position).
-pub(crate) fn check_new_docids(
-    docs: &[Doc],
+/// unique among themselves and not among those `existing` gives a position.
+pub(crate) fn check_new_docids<'a>(
+    docs: &'a [Doc],
     base: usize,
-    existing: &HashMap<String, usize>,
+    existing: impl Fn(&'a str) -> Option<usize>,
 ) -> Result<()> {
     let mut seen: HashMap<&str, usize> = HashMap::with_capacity(docs.len());
     for (i, doc) in docs.iter().enumerate() {
@@ -599,10 +742,7 @@ pub(crate) fn check_new_docids(
                 "document #{position} has an empty docid; every document needs a unique, non-empty id"
             )));
         }
-        let first = existing
-            .get(&doc.docid)
-            .copied()
-            .or_else(|| seen.get(doc.docid.as_str()).copied());
+        let first = existing(&doc.docid).or_else(|| seen.get(doc.docid.as_str()).copied());
         if let Some(first) = first {
             return Err(Error::Document(format!(
                 "duplicate docid {:?} (documents #{first} and #{position}); docids must be unique",
@@ -688,12 +828,17 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     }
     let mut stream = term_union(segments);
     let mut term_builder = fst::MapBuilder::memory();
-    let mut lists: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-    while let Some((term, hits)) = fst::Streamer::next(&mut stream) {
-        let mut hits = hits.to_vec();
-        hits.sort_by_key(|h| h.index);
-        let (mut docs, mut tfs) = (Vec::new(), Vec::new());
-        for h in hits {
+    let mut written = crate::segment::PostingsWriter::default();
+    // The batch's lists end to end: `ends[i]` is where list `i` ends.
+    let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+    let mut hits = Vec::new();
+    let mut num_terms = 0u64;
+    while let Some((term, found)) = fst::Streamer::next(&mut stream) {
+        hits.clear();
+        hits.extend_from_slice(found);
+        hits.sort_unstable_by_key(|h: &fst::map::IndexedValue| h.index);
+        let before = docs.len();
+        for h in &hits {
             let map = &remap[h.index];
             segments[h.index]
                 .data
@@ -706,31 +851,186 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
                     }
                 });
         }
-        if docs.is_empty() {
+        if docs.len() == before {
             continue;
         }
         term_builder
-            .insert(term, lists.len() as u64)
+            .insert(term, num_terms)
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-        lists.push((docs, tfs));
+        num_terms += 1;
+        ends.push(docs.len());
+        if docs.len() >= crate::segment::ENCODE_BATCH {
+            written.extend_flat(&docs, &tfs, &ends, &lengths);
+            docs.clear();
+            tfs.clear();
+            ends.clear();
+        }
     }
+    written.extend_flat(&docs, &tfs, &ends, &lengths);
     let terms = crate::data::Data::owned(
         term_builder
             .into_inner()
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
     );
     let docid_bytes = crate::segment::DocIds::encode(docids.iter().copied());
-    let list_refs: Vec<(&[u32], &[u32])> = lists
-        .iter()
-        .map(|(d, t)| (d.as_slice(), t.as_slice()))
-        .collect();
     let data = crate::segment::assemble(
         docid_bytes,
         &docids,
         lengths,
         terms,
-        &list_refs,
+        written,
         store_writer.map(|w| w.finish()),
     )?;
     Ok(Segment::new(data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoring::Bm25Params;
+    use crate::search::{Model, search};
+
+    /// A small corpus with a skewed vocabulary, some empty and some
+    /// stopword-only documents.
+    fn corpus(n: usize) -> Vec<Doc> {
+        let mut state = 12345u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|i| {
+                let words = (next() % 40) as usize;
+                let text: Vec<String> = (0..words)
+                    .map(|_| {
+                        let r = next() % 1000;
+                        match r % 7 {
+                            0 => "the".to_owned(),
+                            1 => format!("running{}", r % 13),
+                            _ => format!("w{}", (r * r) % 997),
+                        }
+                    })
+                    .collect();
+                // Docids out of order, so docid ranks matter.
+                let docid = format!("d{}", (i * 7919) % n);
+                let raw = format!(
+                    "{{\"id\": \"{docid}\", \"contents\": \"{}\"}}",
+                    text.join(" ")
+                );
+                Doc {
+                    docid,
+                    contents: text.join(" "),
+                    raw: Some(raw),
+                    derived: true,
+                }
+            })
+            .collect()
+    }
+
+    fn build(docs: &[Doc], store: bool, budget: Option<usize>, batch: usize) -> Index {
+        let mut builder = IndexBuilder::new(AnalyzerConfig::default(), store).unwrap();
+        if let Some(b) = budget {
+            builder = builder.with_memory_budget(b);
+        }
+        for part in docs.chunks(batch) {
+            builder.add_batch(part.to_vec()).unwrap();
+        }
+        builder.finish().unwrap()
+    }
+
+    fn same(a: &Index, b: &Index) {
+        assert_eq!(a.stats(), b.stats());
+        assert_eq!(a.segments.len(), 1);
+        assert_eq!(b.segments.len(), 1);
+        let (x, y) = (a.segments[0].data(), b.segments[0].data());
+        assert_eq!(x.docids.bytes(), y.docids.bytes());
+        assert_eq!(x.docid_rank, y.docid_rank);
+        assert_eq!(x.lengths, y.lengths);
+        assert_eq!(x.norms, y.norms);
+        assert_eq!(x.terms.as_fst().as_bytes(), y.terms.as_fst().as_bytes());
+        assert_eq!(&x.postings[..], &y.postings[..]);
+        assert_eq!(x.num_terms(), y.num_terms());
+        for ord in 0..x.num_terms() as u32 {
+            assert_eq!(x.term_info(ord), y.term_info(ord));
+        }
+        assert_eq!(
+            x.store.as_ref().map(|s| s.bytes().to_vec()),
+            y.store.as_ref().map(|s| s.bytes().to_vec())
+        );
+        let model = Model::Bm25(Bm25Params::default());
+        for query in ["w1 w2 w3", "running", "the w5", "w996 running3", "nothing"] {
+            let (ha, hb) = (search(a, query, 50, &model), search(b, query, 50, &model));
+            assert_eq!(ha.len(), hb.len());
+            for (p, q) in ha.iter().zip(&hb) {
+                assert_eq!((p.doc, p.score.to_bits()), (q.doc, q.score.to_bits()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_memory_budget_builds_the_same_index() {
+        let docs = corpus(3000);
+        for store in [false, true] {
+            let whole = build(&docs, store, None, 100_000);
+            for (budget, batch) in [(0, 7), (0, 37), (1, 500), (20_000, 64), (200_000, 1000)] {
+                let spilled = build(&docs, store, Some(budget), batch);
+                same(&whole, &spilled);
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_keeps_compressed_segments_until_finish() {
+        let docs = corpus(500);
+        let mut builder = IndexBuilder::new(AnalyzerConfig::default(), false)
+            .unwrap()
+            .with_memory_budget(0);
+        for part in docs.chunks(50) {
+            builder.add_batch(part.to_vec()).unwrap();
+        }
+        assert_eq!(builder.done.len(), 10);
+        assert_eq!(builder.len(), 500);
+        assert_eq!(builder.finish().unwrap().segments.len(), 1);
+    }
+
+    #[test]
+    fn duplicates_are_found_across_flushed_segments() {
+        let docs = corpus(300);
+        let mut builder = IndexBuilder::new(AnalyzerConfig::default(), false)
+            .unwrap()
+            .with_memory_budget(0);
+        for part in docs.chunks(100) {
+            builder.add_batch(part.to_vec()).unwrap();
+        }
+        let again = vec![Doc::new("x", "new"), docs[5].clone()];
+        let err = builder.add_batch(again).unwrap_err().to_string();
+        assert!(err.contains("duplicate docid"), "{err}");
+        assert!(err.contains("documents #5 and #301"), "{err}");
+        // Nothing was added by the failed batch.
+        assert_eq!(builder.len(), 300);
+        builder.add_batch(vec![Doc::new("x", "new")]).unwrap();
+        let err = builder
+            .add_batch(vec![Doc::new("y", "a"), Doc::new("y", "b")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("documents #301 and #302"), "{err}");
+        let index = builder.finish().unwrap();
+        assert_eq!(index.len(), 301);
+        assert_eq!(index.doc("x").unwrap(), 300);
+    }
+
+    #[test]
+    fn docid_hash_clashes_are_told_apart() {
+        let mut set = DocidSet::default();
+        let docids = ["a", "b", "c"];
+        // Pretend "a" and "c" share a hash.
+        set.insert_first(7, 0);
+        set.insert_clash("c".to_owned(), 2);
+        let at = |p: usize| docids.get(p).copied();
+        assert_eq!(set.clashes.get("c"), Some(&2));
+        assert_eq!(set.get("c", at), Some(2));
+        assert_eq!(set.get("b", at), None);
+    }
 }

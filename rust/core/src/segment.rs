@@ -11,7 +11,6 @@
 //! (docid ascending) uses each document's rank in docid order within the
 //! segment, computed once when the segment is built.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,6 +25,13 @@ use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
 
 /// Documents per parallel analysis task.
 const ANALYSIS_CHUNK: usize = 512;
+
+/// Postings compressed per parallel batch when finishing or merging: bounds
+/// the uncompressed lists held besides the builder's own.
+pub(crate) const ENCODE_BATCH: usize = 1 << 20;
+
+/// Terms compressed per parallel task.
+const ENCODE_TASK_TERMS: usize = 1024;
 
 /// A term's ordinal in a segment's term dictionary.
 pub type TermOrd = u32;
@@ -302,26 +308,159 @@ impl SegmentData {
     }
 }
 
-/// Postings of one term while building: parallel arrays.
+/// Where one term's postings are in a [`PostingPool`].
+#[derive(Clone, Copy, Default)]
+struct PoolList {
+    /// Start of the first slab.
+    first: u32,
+    /// Start of the last slab.
+    slab: u32,
+    /// Next free slot, and the end of the last slab.
+    write: u32,
+    end: u32,
+    /// Number of postings.
+    len: u32,
+}
+
+/// The postings of every term of a segment being built, in one array of
+/// slabs: a slab is the index of the term's next slab, then (doc, tf) pairs.
+/// A list's slabs hold as many postings as the list had before them (at
+/// least 2, at most 256), so there is no allocation per term and little
+/// slack.
 #[derive(Default)]
-struct TermPostings {
+struct PostingPool {
+    pool: Vec<u32>,
+    lists: Vec<PoolList>,
+}
+
+impl PostingPool {
+    fn slab_capacity(len_before: u32) -> u32 {
+        len_before.clamp(2, 256)
+    }
+
+    /// Pool slots that adding `postings` postings to `terms` lists may take
+    /// at most: the pairs, and a new slab per list.
+    fn room_needed(postings: usize, terms: usize) -> usize {
+        2 * postings + (1 + 2 * 256) * terms
+    }
+
+    #[inline]
+    fn push(&mut self, list: u32, doc: u32, tf: u32) {
+        let l = &mut self.lists[list as usize];
+        if l.write == l.end {
+            let cap = Self::slab_capacity(l.len);
+            let start = self.pool.len() as u32;
+            self.pool.resize(self.pool.len() + 1 + 2 * cap as usize, 0);
+            if l.len == 0 {
+                l.first = start;
+            } else {
+                self.pool[l.slab as usize] = start;
+            }
+            l.slab = start;
+            l.write = start + 1;
+            l.end = start + 1 + 2 * cap;
+        }
+        let w = l.write as usize;
+        self.pool[w] = doc;
+        self.pool[w + 1] = tf;
+        l.write += 2;
+        l.len += 1;
+    }
+
+    /// Appends `list`'s postings to `docs` and `tfs`.
+    fn read(&self, list: u32, docs: &mut Vec<u32>, tfs: &mut Vec<u32>) {
+        let l = self.lists[list as usize];
+        let (mut slab, mut seen) = (l.first as usize, 0u32);
+        while seen < l.len {
+            let n = Self::slab_capacity(seen).min(l.len - seen) as usize;
+            let pairs = &self.pool[slab + 1..slab + 1 + 2 * n];
+            for pair in pairs.chunks_exact(2) {
+                docs.push(pair[0]);
+                tfs.push(pair[1]);
+            }
+            seen += n as u32;
+            slab = self.pool[slab] as usize;
+        }
+    }
+}
+
+/// The hash of a term in the builder's tables.
+#[inline]
+fn term_hash(term: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(term)
+}
+
+/// Distinct terms numbered from 0 in order of first appearance, their text
+/// kept end to end in one string (no allocation per term).
+#[derive(Default)]
+struct Interner {
+    text: String,
+    /// `ends[t]` is where term `t`'s text ends in `text`.
+    ends: Vec<usize>,
+    table: hashbrown::HashTable<u32>,
+}
+
+impl Interner {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+        let i = id as usize;
+        let start = if i == 0 { 0 } else { ends[i - 1] };
+        &text[start..ends[i]]
+    }
+
+    fn term(&self, id: u32) -> &str {
+        Self::get(&self.text, &self.ends, id)
+    }
+
+    /// The id of `term` (whose hash is `hash`), and whether it is new.
+    #[inline]
+    fn intern(&mut self, term: &str, hash: u64) -> (u32, bool) {
+        let Interner { text, ends, table } = self;
+        if let Some(&id) = table.find(hash, |&id| Self::get(text, ends, id) == term) {
+            return (id, false);
+        }
+        let id = ends.len() as u32;
+        text.push_str(term);
+        ends.push(text.len());
+        table.insert_unique(hash, id, |&id| term_hash(Self::get(text, ends, id)));
+        (id, true)
+    }
+}
+
+/// Analyzed documents of one chunk: a chunk-local vocabulary and, grouped
+/// by local term id, the (doc, tf) postings in doc order.
+struct AnalyzedChunk {
+    lengths: Vec<u32>,
+    terms: Interner,
+    /// The hash of each local term.
+    hashes: Vec<u64>,
+    /// `starts[t]..starts[t + 1]` are local term `t`'s postings.
+    starts: Vec<u32>,
     docs: Vec<u32>,
     tfs: Vec<u32>,
 }
 
-/// Analyzed documents of one chunk, with chunk-local term grouping.
-struct AnalyzedChunk {
-    lengths: Vec<u32>,
-    postings: HashMap<String, TermPostings>,
-}
+/// Bytes a builder is charged per distinct term, besides the term's text
+/// and postings: the vocabulary entry, the list head and hash table slack.
+const TERM_OVERHEAD: usize = 40;
+/// Bytes charged per document besides its docid text: length, docid offset.
+const DOC_OVERHEAD: usize = 16;
 
 /// Accumulates documents, then compresses them into a [`SegmentData`].
 pub struct SegmentBuilder {
     analyzer: Arc<Analyzer>,
-    docids: Vec<String>,
+    /// Every docid, concatenated; `docid_ends[i]` is where docid `i` ends.
+    docid_text: String,
+    docid_ends: Vec<usize>,
     lengths: Vec<u32>,
-    term_ids: HashMap<String, u32>,
-    postings: Vec<TermPostings>,
+    terms: Interner,
+    postings: PostingPool,
+    /// Analyzed chunks not yet merged, and the id of their first document.
+    pending: Option<(usize, Vec<AnalyzedChunk>)>,
     store: Option<DocStoreWriter>,
 }
 
@@ -330,112 +469,250 @@ impl SegmentBuilder {
     pub fn new(analyzer: Arc<Analyzer>, store: bool) -> Self {
         SegmentBuilder {
             analyzer,
-            docids: Vec::new(),
+            docid_text: String::new(),
+            docid_ends: Vec::new(),
             lengths: Vec::new(),
-            term_ids: HashMap::new(),
-            postings: Vec::new(),
+            terms: Interner::default(),
+            postings: PostingPool::default(),
+            pending: None,
             store: store.then(DocStoreWriter::default),
         }
     }
 
     /// Number of documents added.
     pub fn len(&self) -> usize {
-        self.docids.len()
+        self.docid_ends.len()
     }
 
     /// Whether no document was added.
     pub fn is_empty(&self) -> bool {
-        self.docids.is_empty()
+        self.docid_ends.is_empty()
+    }
+
+    /// The docid of document `doc` added so far.
+    pub fn docid(&self, doc: usize) -> Option<&str> {
+        let end = *self.docid_ends.get(doc)?;
+        let start = if doc == 0 {
+            0
+        } else {
+            self.docid_ends[doc - 1]
+        };
+        self.docid_text.get(start..end)
+    }
+
+    /// An estimate of the memory the builder holds, in bytes: what a memory
+    /// budget is compared with.
+    pub fn memory_bytes(&self) -> usize {
+        self.postings.pool.len() * 4
+            + self.terms.len() * TERM_OVERHEAD
+            + self.terms.text.len()
+            + self.docid_ends.len() * DOC_OVERHEAD
+            + self.docid_text.len()
+            + self.store.as_ref().map_or(0, DocStoreWriter::memory_bytes)
     }
 
     /// Analyzes and adds `docs` in parallel. Docids must already be checked.
     pub fn add(&mut self, docs: Vec<Doc>) -> Result<()> {
-        let base = self.docids.len();
+        let base = self.len();
         if base + docs.len() > u32::MAX as usize {
             return Err(Error::Document(
                 "a segment holds at most 4,294,967,295 documents".into(),
             ));
         }
-        let analyzer = &*self.analyzer;
-        let chunks: Vec<AnalyzedChunk> = docs
-            .par_chunks(ANALYSIS_CHUNK)
-            .map(|chunk| analyze_chunk(analyzer, chunk))
-            .collect();
+        // The previous batch's chunks are merged while this batch is
+        // analyzed, so with two threads or more the serial merge overlaps
+        // the parallel analysis.
+        let analyzer = self.analyzer.clone();
+        let pending = self.pending.take();
+        let (merged, chunks) = rayon::join(
+            || -> Result<()> {
+                if let Some((pending_base, chunks)) = pending {
+                    self.merge_chunks(pending_base, chunks)?;
+                }
+                for doc in &docs {
+                    if let Some(store) = &mut self.store {
+                        store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
+                    }
+                    self.docid_text.push_str(&doc.docid);
+                    self.docid_ends.push(self.docid_text.len());
+                }
+                Ok(())
+            },
+            || -> Vec<AnalyzedChunk> {
+                docs.par_chunks(ANALYSIS_CHUNK)
+                    .map(|chunk| analyze_chunk(&analyzer, chunk))
+                    .collect()
+            },
+        );
+        merged?;
+        self.pending = Some((base, chunks));
+        Ok(())
+    }
+
+    /// Adds analyzed chunks whose first document is `base` to the postings.
+    fn merge_chunks(&mut self, base: usize, chunks: Vec<AnalyzedChunk>) -> Result<()> {
         for (chunk_index, chunk) in chunks.into_iter().enumerate() {
+            let room = PostingPool::room_needed(chunk.docs.len(), chunk.hashes.len());
+            if self.postings.pool.len() + room > u32::MAX as usize {
+                return Err(Error::Document(
+                    "too many postings for one segment; build with a smaller memory budget".into(),
+                ));
+            }
             let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
             self.lengths.extend_from_slice(&chunk.lengths);
-            for (term, local) in chunk.postings {
-                let next_id = self.postings.len() as u32;
-                let id = *self.term_ids.entry(term).or_insert(next_id);
-                if id == next_id {
-                    self.postings.push(TermPostings::default());
+            for (t, &hash) in chunk.hashes.iter().enumerate() {
+                let (id, new) = self.terms.intern(chunk.terms.term(t as u32), hash);
+                if new {
+                    self.postings.lists.push(PoolList::default());
                 }
-                let global = &mut self.postings[id as usize];
-                global.docs.extend(local.docs.iter().map(|d| d + offset));
-                global.tfs.extend_from_slice(&local.tfs);
+                let range = chunk.starts[t] as usize..chunk.starts[t + 1] as usize;
+                for (&doc, &tf) in chunk.docs[range.clone()].iter().zip(&chunk.tfs[range]) {
+                    self.postings.push(id, doc + offset, tf);
+                }
             }
-        }
-        for doc in docs {
-            if let Some(store) = &mut self.store {
-                store.add(&doc.contents, doc.raw.as_deref(), doc.derived);
-            }
-            self.docids.push(doc.docid);
         }
         Ok(())
     }
 
     /// Sorts the vocabulary, compresses the postings and returns the segment.
-    pub fn finish(self) -> Result<SegmentData> {
+    pub fn finish(mut self) -> Result<SegmentData> {
+        if let Some((base, chunks)) = self.pending.take() {
+            self.merge_chunks(base, chunks)?;
+        }
         let SegmentBuilder {
-            docids,
+            docid_text,
+            docid_ends,
             lengths,
-            term_ids,
+            terms: vocabulary,
             postings,
             store,
             ..
         } = self;
-        let mut terms: Vec<(String, u32)> = term_ids.into_iter().collect();
-        terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let lists: Vec<(&[u32], &[u32])> = terms
-            .iter()
-            .map(|(_, id)| {
-                let p = &postings[*id as usize];
-                (p.docs.as_slice(), p.tfs.as_slice())
-            })
+        let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
+            .map(|id| (vocabulary.term(id), id))
             .collect();
-        let term_map = fst::Map::from_iter(
-            terms
-                .iter()
-                .enumerate()
-                .map(|(ord, (t, _))| (t.as_bytes(), ord as u64)),
-        )
-        .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
-        let terms_data = Data::owned(term_map.into_fst().into_inner());
-        let docid_bytes = DocIds::encode(docids.iter().map(String::as_str));
+        terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut term_builder = fst::MapBuilder::memory();
+        let mut written = PostingsWriter::default();
+        // A batch of lists end to end: `ends[i]` is where list `i` ends.
+        let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        for (ord, (term, id)) in terms.into_iter().enumerate() {
+            term_builder
+                .insert(term.as_bytes(), ord as u64)
+                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
+            postings.read(id, &mut docs, &mut tfs);
+            ends.push(docs.len());
+            if docs.len() >= ENCODE_BATCH {
+                written.extend_flat(&docs, &tfs, &ends, &lengths);
+                docs.clear();
+                tfs.clear();
+                ends.clear();
+            }
+        }
+        written.extend_flat(&docs, &tfs, &ends, &lengths);
+        drop((docs, tfs, postings));
+        let terms_data = Data::owned(
+            term_builder
+                .into_inner()
+                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
+        );
+        let mut docids = Vec::with_capacity(docid_ends.len());
+        let mut start = 0;
+        for &end in &docid_ends {
+            docids.push(&docid_text[start..end]);
+            start = end;
+        }
+        let docid_bytes = DocIds::encode(docids.iter().copied());
         let store = store.map(|s| s.finish());
-        assemble(
-            docid_bytes,
-            &docids_as_strs(&docids),
-            lengths,
-            terms_data,
-            &lists,
-            store,
-        )
+        assemble(docid_bytes, &docids, lengths, terms_data, written, store)
     }
 }
 
-fn docids_as_strs(docids: &[String]) -> Vec<&str> {
-    docids.iter().map(String::as_str).collect()
+/// Posting lists compressed in term order, appended a batch at a time so
+/// that the uncompressed lists need not all be in memory at once.
+#[derive(Default)]
+pub(crate) struct PostingsWriter {
+    bytes: Vec<u8>,
+    blocks: Vec<BlockMeta>,
+    infos: Vec<TermInfo>,
 }
 
-/// Builds a segment from its parts: `lists` are the (docs, tfs) posting lists
-/// in term order of `terms`.
+impl PostingsWriter {
+    /// [`PostingsWriter::extend`] for lists end to end in `docs` and `tfs`,
+    /// list `i` ending at `ends[i]`.
+    pub(crate) fn extend_flat(
+        &mut self,
+        docs: &[u32],
+        tfs: &[u32],
+        ends: &[usize],
+        lengths: &[u32],
+    ) {
+        let mut start = 0;
+        let lists: Vec<(&[u32], &[u32])> = ends
+            .iter()
+            .map(|&end| {
+                let list = (&docs[start..end], &tfs[start..end]);
+                start = end;
+                list
+            })
+            .collect();
+        self.extend(&lists, lengths);
+    }
+
+    /// Compresses `lists` (the next terms' (docs, tfs)) in parallel and
+    /// appends them in order; `lengths` are the segment's document lengths.
+    pub(crate) fn extend<D, T>(&mut self, lists: &[(D, T)], lengths: &[u32])
+    where
+        D: AsRef<[u32]> + Sync,
+        T: AsRef<[u32]> + Sync,
+    {
+        // Each task compresses a run of terms into buffers of its own, so
+        // there is no allocation per term; offsets are then shifted.
+        let encoded: Vec<PostingsWriter> = lists
+            .par_chunks(ENCODE_TASK_TERMS)
+            .map(|run| {
+                let mut part = PostingsWriter::default();
+                for (docs, tfs) in run {
+                    let info = postings::encode(
+                        docs.as_ref(),
+                        tfs.as_ref(),
+                        |d| lengths[d as usize],
+                        &mut part.bytes,
+                        &mut part.blocks,
+                    );
+                    part.infos.push(info);
+                }
+                part
+            })
+            .collect();
+        self.bytes
+            .reserve(encoded.iter().map(|e| e.bytes.len()).sum::<usize>());
+        for part in encoded {
+            let (byte_base, block_base) = (self.bytes.len() as u64, self.blocks.len() as u32);
+            self.infos
+                .extend(part.infos.into_iter().map(|info| TermInfo {
+                    offset: info.offset + byte_base,
+                    first_block: if info.has_blocks() {
+                        info.first_block + block_base
+                    } else {
+                        0
+                    },
+                    ..info
+                }));
+            self.bytes.extend_from_slice(&part.bytes);
+            self.blocks.extend_from_slice(&part.blocks);
+        }
+    }
+}
+
+/// Builds a segment from its parts: `postings` holds the posting lists
+/// compressed in term order of `terms`.
 pub(crate) fn assemble(
     docid_bytes: Vec<u8>,
     docids: &[&str],
     lengths: Vec<u32>,
     terms: Data,
-    lists: &[(&[u32], &[u32])],
+    postings: PostingsWriter,
     store: Option<Vec<u8>>,
 ) -> Result<SegmentData> {
     let n = docids.len();
@@ -444,33 +721,11 @@ pub(crate) fn assemble(
         .map(|&l| fieldnorm::length_to_norm(l))
         .collect();
     let docid_rank = docid_ranks(docids);
-    // Compress each term's list in parallel, then concatenate in term order.
-    let encoded: Vec<(Vec<u8>, Vec<BlockMeta>, TermInfo)> = lists
-        .par_iter()
-        .map(|(docs, tfs)| {
-            let mut bytes = Vec::new();
-            let mut blocks = Vec::new();
-            let info =
-                postings::encode(docs, tfs, |d| lengths[d as usize], &mut bytes, &mut blocks);
-            (bytes, blocks, info)
-        })
-        .collect();
-    let mut all_bytes = Vec::with_capacity(encoded.iter().map(|e| e.0.len()).sum());
-    let mut all_blocks = Vec::with_capacity(encoded.iter().map(|e| e.1.len()).sum());
-    let mut term_infos = Vec::with_capacity(encoded.len());
-    for (bytes, blocks, info) in encoded {
-        term_infos.push(TermInfo {
-            offset: all_bytes.len() as u64,
-            first_block: if info.has_blocks() {
-                all_blocks.len() as u32
-            } else {
-                0
-            },
-            df: info.df,
-        });
-        all_bytes.extend_from_slice(&bytes);
-        all_blocks.extend_from_slice(&blocks);
-    }
+    let PostingsWriter {
+        bytes: all_bytes,
+        blocks: all_blocks,
+        infos: term_infos,
+    } = postings;
     let term_count = term_infos.len();
     let term_infos = TermTable::open(Data::owned(TermTable::encode(&term_infos)), term_count)
         .ok_or_else(|| Error::Document("term table layout error".into()))?;
@@ -509,28 +764,61 @@ pub(crate) fn docid_ranks(docids: &[&str]) -> Vec<u32> {
 }
 
 fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
-    let mut postings: HashMap<String, TermPostings> = HashMap::new();
+    let mut terms = Interner::default();
+    let mut hashes: Vec<u64> = Vec::new();
     let mut lengths = Vec::with_capacity(chunk.len());
-    let mut counts: HashMap<String, u32> = HashMap::new();
+    // Per local term: its count in the current document.
+    let mut counts: Vec<u32> = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
+    // (local term, local doc, tf), in doc order.
+    let mut triples: Vec<(u32, u32, u32)> = Vec::new();
     for (local_doc, doc) in chunk.iter().enumerate() {
         let mut length = 0u32;
         analyzer.analyze_with(&doc.contents, &mut |term| {
             length = length.saturating_add(1);
-            match counts.get_mut(term) {
-                Some(c) => *c += 1,
-                None => {
-                    counts.insert(term.to_owned(), 1);
-                }
+            let hash = term_hash(term);
+            let (id, new) = terms.intern(term, hash);
+            if new {
+                hashes.push(hash);
+                counts.push(0);
             }
+            let count = &mut counts[id as usize];
+            if *count == 0 {
+                touched.push(id);
+            }
+            *count += 1;
         });
         lengths.push(length);
-        for (term, tf) in counts.drain() {
-            let list = postings.entry(term).or_default();
-            list.docs.push(local_doc as u32);
-            list.tfs.push(tf);
+        for id in touched.drain(..) {
+            let count = std::mem::take(&mut counts[id as usize]);
+            triples.push((id, local_doc as u32, count));
         }
     }
-    AnalyzedChunk { lengths, postings }
+    // Group by term, keeping doc order (a counting sort).
+    let mut starts = vec![0u32; terms.len() + 1];
+    for &(id, _, _) in &triples {
+        starts[id as usize + 1] += 1;
+    }
+    for t in 0..terms.len() {
+        starts[t + 1] += starts[t];
+    }
+    let mut fill = starts.clone();
+    let mut docs = vec![0u32; triples.len()];
+    let mut tfs = vec![0u32; triples.len()];
+    for (id, doc, tf) in triples {
+        let slot = &mut fill[id as usize];
+        docs[*slot as usize] = doc;
+        tfs[*slot as usize] = tf;
+        *slot += 1;
+    }
+    AnalyzedChunk {
+        lengths,
+        terms,
+        hashes,
+        starts,
+        docs,
+        tfs,
+    }
 }
 
 /// A set of deleted documents of one segment.
@@ -594,5 +882,35 @@ impl Deletions {
         }
         let count = words.iter().map(|w| w.count_ones() as usize).sum();
         Some(Deletions { words, count })
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+
+    #[test]
+    fn the_posting_pool_gives_back_each_list_in_order() {
+        let mut pool = PostingPool::default();
+        let mut expected: Vec<(Vec<u32>, Vec<u32>)> = vec![Default::default(); 50];
+        pool.lists.resize(50, PoolList::default());
+        let mut state = 99u64;
+        for doc in 0..20_000u32 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Skewed: low lists get most postings, so some span many slabs.
+            let list = ((state >> 33) % 50).min((state >> 40) % 50) as u32;
+            let tf = (state >> 20) as u32 % 7 + 1;
+            pool.push(list, doc, tf);
+            expected[list as usize].0.push(doc);
+            expected[list as usize].1.push(tf);
+        }
+        for (list, (docs, tfs)) in expected.iter().enumerate() {
+            let (mut d, mut t) = (vec![7], vec![7]);
+            pool.read(list as u32, &mut d, &mut t);
+            assert_eq!(&d[1..], docs.as_slice());
+            assert_eq!(&t[1..], tfs.as_slice());
+        }
     }
 }

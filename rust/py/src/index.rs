@@ -30,6 +30,9 @@ use crate::results::{PyExplanation, explanation, hits};
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
 
+/// The default memory budget of a build, in MB (the core's default).
+const DEFAULT_MEMORY_MB: f64 = (rserini_core::index::DEFAULT_MEMORY_BUDGET >> 20) as f64;
+
 /// Documents handed to the core per batch when building from Python objects.
 const PY_BATCH: usize = 20_000;
 
@@ -177,6 +180,17 @@ impl PyIndex {
     }
 }
 
+/// The builder's memory budget in bytes from the `memory_mb` argument.
+fn memory_budget(memory_mb: f64) -> CoreResult<usize> {
+    if !memory_mb.is_finite() || memory_mb < 0.0 {
+        return Err(Error::Query(format!(
+            "memory_mb must be a non-negative number of megabytes, got {memory_mb}"
+        ))
+        .into());
+    }
+    Ok((memory_mb * 1_048_576.0) as usize)
+}
+
 fn build_from_py(
     py: Python<'_>,
     docs: &Bound<'_, PyAny>,
@@ -184,10 +198,13 @@ fn build_from_py(
     store: bool,
     threads: Option<usize>,
     progress: bool,
+    budget: usize,
 ) -> PyResult<Index> {
     let total = docs.len().ok().map(|n| n as u64);
     let bar = progress_bar(progress, total, "indexing");
-    let mut builder = IndexBuilder::new(config, store).map_err(CoreError)?;
+    let mut builder = IndexBuilder::new(config, store)
+        .map_err(CoreError)?
+        .with_memory_budget(budget);
     let dumps = json_dumps(py)?;
     let mut batch = Vec::with_capacity(PY_BATCH);
     let add = |py: Python<'_>, builder: &mut IndexBuilder, batch: Vec<Doc>| -> PyResult<()> {
@@ -232,7 +249,7 @@ fn nonempty_query(query: String) -> CoreResult<String> {
 impl PyIndex {
     /// Builds an index from `(docid, text)` pairs or dicts.
     #[staticmethod]
-    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true))]
+    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB))]
     fn build(
         py: Python<'_>,
         docs: &Bound<'_, PyAny>,
@@ -240,15 +257,17 @@ impl PyIndex {
         store: bool,
         threads: Option<usize>,
         progress: bool,
+        memory_mb: f64,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
-        let index = build_from_py(py, docs, config, store, threads, progress)?;
+        let budget = memory_budget(memory_mb)?;
+        let index = build_from_py(py, docs, config, store, threads, progress, budget)?;
         Ok(PyIndex::new(index, None))
     }
 
     /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a folder.
     #[staticmethod]
-    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true))]
+    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB))]
     fn from_jsonl(
         py: Python<'_>,
         path: PathBuf,
@@ -256,11 +275,13 @@ impl PyIndex {
         store: bool,
         threads: Option<usize>,
         progress: bool,
+        memory_mb: f64,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
+        let budget = memory_budget(memory_mb)?;
         let bar = progress_bar(progress, None, "indexing");
         let index = detached(py, threads, || {
-            let mut builder = IndexBuilder::new(config, store)?;
+            let mut builder = IndexBuilder::new(config, store)?.with_memory_budget(budget);
             corpus::read_documents(&path, |batch| {
                 let n = batch.len() as u64;
                 builder.add_batch(batch)?;

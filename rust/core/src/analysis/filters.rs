@@ -27,13 +27,17 @@ pub fn strip_possessive(token: &str) -> &str {
 /// Lucene's `LowerCaseFilter`: per code point simple lowercase mapping
 /// (`Character.toLowerCase`), so `Σ` is always `σ` and `İ` becomes `i`.
 pub fn lucene_lowercase(token: &str) -> Cow<'_, str> {
-    let unchanged = if token.is_ascii() {
-        !token.bytes().any(|b| b.is_ascii_uppercase())
-    } else {
-        token
-            .chars()
-            .all(|c| c.to_lowercase().eq(std::iter::once(c)))
-    };
+    if token.is_ascii() {
+        // ASCII maps to ASCII, byte for byte.
+        return if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(token.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(token)
+        };
+    }
+    let unchanged = token
+        .chars()
+        .all(|c| c.to_lowercase().eq(std::iter::once(c)));
     if unchanged {
         return Cow::Borrowed(token);
     }

@@ -19,7 +19,7 @@ pub mod porter;
 pub mod standard;
 pub mod word;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -140,7 +140,7 @@ impl Default for AnalyzerConfig {
 /// A ready-to-run analysis chain. Cheap to share between threads.
 pub struct Analyzer {
     config: AnalyzerConfig,
-    stopwords: HashSet<String>,
+    stopwords: FxHashSet<String>,
     snowball: Option<rust_stemmers::Stemmer>,
 }
 
@@ -161,7 +161,7 @@ impl Analyzer {
             ));
         }
         let stopwords = match &config.stopwords {
-            Stopwords::None => HashSet::new(),
+            Stopwords::None => FxHashSet::default(),
             Stopwords::LuceneEnglish => filters::LUCENE_ENGLISH_STOPWORDS
                 .iter()
                 .map(|w| w.to_string())

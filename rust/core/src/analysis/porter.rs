@@ -85,12 +85,15 @@ fn finish<'a>(word: &'a str, stemmed: &[u16]) -> Cow<'a, str> {
         if pos == stemmed.len() {
             return Cow::Borrowed(&word[..byte_idx]);
         }
+        // Unit by unit: a slice comparison here would cost a call per char.
         let mut buf = [0u16; 2];
         let encoded = ch.encode_utf16(&mut buf);
-        if stemmed.get(pos..pos + encoded.len()) != Some(&*encoded) {
-            return Cow::Owned(String::from_utf16_lossy(stemmed));
+        for &unit in encoded.iter() {
+            if stemmed.get(pos) != Some(&unit) {
+                return Cow::Owned(String::from_utf16_lossy(stemmed));
+            }
+            pos += 1;
         }
-        pos += encoded.len();
     }
     if pos == stemmed.len() {
         Cow::Borrowed(word)
