@@ -164,14 +164,10 @@ impl<'a> Cursor<'a> {
         if b != self.block {
             self.load(b);
         }
+        // Past the decoded block only if its last doc disagrees with its
+        // metadata, which only a damaged file does.
         while self.doc < target {
-            self.pos += 1;
-            if self.pos < self.len {
-                self.doc = self.decoder.docs[self.pos];
-            } else {
-                // Only a damaged block's last doc disagrees with its metadata.
-                self.load(self.block + 1);
-            }
+            self.next();
         }
     }
 

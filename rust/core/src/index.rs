@@ -893,13 +893,7 @@ mod tests {
     /// A small corpus with a skewed vocabulary, some empty and some
     /// stopword-only documents.
     fn corpus(n: usize) -> Vec<Doc> {
-        let mut state = 12345u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(12345);
         (0..n)
             .map(|i| {
                 let words = (next() % 40) as usize;

@@ -40,3 +40,19 @@ pub mod topk;
 pub mod walk;
 
 pub use error::{Error, Result};
+
+/// Helpers shared by the unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// A seeded xorshift64 generator (`seed` must not be 0): deterministic
+    /// corpora without a dependency.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+}

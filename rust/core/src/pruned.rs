@@ -479,13 +479,7 @@ mod tests {
     /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
     /// common), so that some lists span many blocks and others are short.
     fn corpus(seed: u64, docs: usize, vocab: u64) -> Vec<Doc> {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(seed | 1);
         (0..docs)
             .map(|d| {
                 let len = 1 + next() % (1 + next() % 120);
