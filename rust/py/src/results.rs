@@ -8,7 +8,7 @@ use rserini_core::search::{Explanation, ScoredDoc};
 /// One search result.
 // The docid is kept as the Python string it is read as, made once: deep
 // rankings build a thousand hits per query.
-#[pyclass(name = "Hit", module = "rserini._core", frozen)]
+#[pyclass(name = "Hit", module = "rserini._core", frozen, freelist = 4096)]
 pub struct PyHit {
     /// The document's id.
     #[pyo3(get)]
