@@ -469,72 +469,19 @@ pub fn rank_order(index: &Index, a: &ScoredDoc, b: &ScoredDoc) -> Ordering {
         .then_with(|| index.compare_docids(a.doc, b.doc))
 }
 
-/// The `k` best local documents of one segment.
+/// The `k` best local documents of one segment, looking docid ranks up
+/// only for the scores that can still enter the top k.
 fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
     let data = segment.data();
-    // Ids past the segment's end can only come from a damaged file.
-    let in_range = |doc: u32| (doc as usize) < data.len();
-    if k.saturating_mul(8) < acc.touched.len() {
-        // Few hits kept out of many: a heap, looking up docid ranks only
-        // for the scores that can still enter it.
-        let mut top = TopK::new(k);
-        for &doc in &acc.touched {
-            let score = acc.scores[doc as usize] as f32;
-            if in_range(doc) && top.may_keep(score) {
-                top.push(doc, score, |d| data.docid_rank(d));
-            }
+    let mut top = TopK::new(k);
+    for &doc in &acc.touched {
+        // Ids past the segment's end can only come from a damaged file.
+        let score = acc.scores[doc as usize] as f32;
+        if (doc as usize) < data.len() && top.may_keep(score) {
+            top.push(doc, score, |d| data.docid_rank(d));
         }
-        return top.into_sorted(|d| data.docid_rank(d));
     }
-    // One integer key per hit orders by the tie rule with plain integer
-    // comparisons (no lookups while sorting).
-    let mut hits: Vec<(u64, u32)> = acc
-        .touched
-        .iter()
-        .filter(|&&doc| in_range(doc))
-        .map(|&doc| {
-            let score = acc.scores[doc as usize] as f32;
-            (rank_key(score, data.docid_rank(doc)), doc)
-        })
-        .collect();
-    if hits.len() > k {
-        hits.select_nth_unstable(k - 1);
-        hits.truncate(k);
-    }
-    hits.sort_unstable();
-    hits.into_iter()
-        .map(|(key, doc)| ScoredDoc {
-            doc,
-            score: key_score(key),
-        })
-        .collect()
-}
-
-/// A key whose ascending order is the tie rule: score descending (in
-/// `f32::total_cmp` order), then docid rank ascending.
-#[inline]
-pub(crate) fn rank_key(score: f32, rank: u32) -> u64 {
-    let bits = score.to_bits();
-    // Flip as `total_cmp` does, so unsigned order is total order...
-    let ordered = if bits >> 31 == 1 {
-        !bits
-    } else {
-        bits | 1 << 31
-    };
-    // ...then invert it: higher scores get smaller keys.
-    (u64::from(!ordered) << 32) | u64::from(rank)
-}
-
-/// The score a [`rank_key`] was made from.
-#[inline]
-pub(crate) fn key_score(key: u64) -> f32 {
-    let ordered = !((key >> 32) as u32);
-    let bits = if ordered >> 31 == 1 {
-        ordered & !(1 << 31)
-    } else {
-        !ordered
-    };
-    f32::from_bits(bits)
+    top.into_sorted(|d| data.docid_rank(d))
 }
 
 /// How one query term contributes to one document's score.
@@ -640,19 +587,4 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         seen_length,
         terms: out,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn rank_keys_order_by_the_tie_rule(a in any::<f32>(), b in any::<f32>(), ra in any::<u32>(), rb in any::<u32>()) {
-            prop_assert_eq!(key_score(rank_key(a, ra)).to_bits(), a.to_bits());
-            let expected = b.total_cmp(&a).then(ra.cmp(&rb));
-            prop_assert_eq!(rank_key(a, ra).cmp(&rank_key(b, rb)), expected);
-        }
-    }
 }

@@ -11,7 +11,7 @@
 //! per-document table, is only looked up to break a tie, which is rare, so
 //! keeping a hit costs no cache miss beyond its own score.
 
-use crate::search::{ScoredDoc, key_score, rank_key};
+use crate::search::ScoredDoc;
 
 /// A kept hit.
 #[derive(Clone, Copy, Debug)]
@@ -182,12 +182,46 @@ fn worse(a: Entry, b: Entry, rank: &impl Fn(u32) -> u32) -> bool {
     }
 }
 
+/// A key whose ascending order is the tie rule: score descending (in
+/// `f32::total_cmp` order), then docid rank ascending.
+#[inline]
+fn rank_key(score: f32, rank: u32) -> u64 {
+    let bits = score.to_bits();
+    // Flip as `total_cmp` does, so unsigned order is total order...
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    };
+    // ...then invert it: higher scores get smaller keys.
+    (u64::from(!ordered) << 32) | u64::from(rank)
+}
+
+/// The score a [`rank_key`] was made from.
+#[inline]
+fn key_score(key: u64) -> f32 {
+    let ordered = !((key >> 32) as u32);
+    let bits = if ordered >> 31 == 1 {
+        ordered & !(1 << 31)
+    } else {
+        !ordered
+    };
+    f32::from_bits(bits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn rank_keys_order_by_the_tie_rule(a in any::<f32>(), b in any::<f32>(), ra in any::<u32>(), rb in any::<u32>()) {
+            prop_assert_eq!(key_score(rank_key(a, ra)).to_bits(), a.to_bits());
+            let expected = b.total_cmp(&a).then(ra.cmp(&rb));
+            prop_assert_eq!(rank_key(a, ra).cmp(&rank_key(b, rb)), expected);
+        }
+
         #[test]
         fn keeps_the_k_best_under_the_tie_rule(
             scores in proptest::collection::vec(0u8..6, 0..600),
