@@ -270,24 +270,6 @@ impl SegmentData {
         }
     }
 
-    /// The largest tf and the smallest exact document length among `ord`'s
-    /// postings (`(0, 0)` for a term the segment lacks): from the block table
-    /// of a long list, by decoding a short one.
-    pub fn term_bounds(&self, ord: TermOrd) -> (u32, u32) {
-        let list = self.postings(ord);
-        if !list.blocks.is_empty() {
-            return list.blocks.iter().fold((0, u32::MAX), |(tf, len), b| {
-                (tf.max(b.max_tf), len.min(b.min_length))
-            });
-        }
-        let (mut max_tf, mut min_length) = (0, u32::MAX);
-        self.for_each_posting(ord, |doc, tf| {
-            max_tf = max_tf.max(tf);
-            min_length = min_length.min(self.length(doc));
-        });
-        (max_tf, if max_tf == 0 { 0 } else { min_length })
-    }
-
     /// The stored document `doc`, if the segment has a store.
     pub fn stored(&self, doc: u32) -> Option<StoredDoc> {
         self.store.as_ref()?.get(doc)
