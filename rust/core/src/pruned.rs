@@ -15,15 +15,16 @@
 //! and comparison ([`SLACK`]): pruning may skip a little less than it
 //! could, never more.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use crate::cursor::{Cursor, END};
 use crate::fieldnorm;
 use crate::index::Segment;
 use crate::scoring::{Bm25Scorer, lucene_score};
-use crate::search::{QueryTerm, ScoredDoc, TF1_TABLE_MIN_DF};
+use crate::search::{QueryTerm, ScoredDoc};
 use crate::topk::TopK;
+
+/// Lists at least this long get a per-norm table of tf = 1 scores (256
+/// divisions, saved many times over).
+const TF1_TABLE_MIN_DF: u32 = 1024;
 
 /// Relative slack on bounds and thresholds, far above float64 rounding
 /// (~1e-16 per operation) and above a float32 ulp (~6e-8), so that a
@@ -44,8 +45,7 @@ struct TermCursor<'a> {
     weight: f32,
     /// Its position among the query's distinct terms.
     query: usize,
-    /// Lucene scores at tf = 1 by norm byte, for long lists (see
-    /// [`crate::search`]'s exhaustive loop, which does the same).
+    /// Lucene scores at tf = 1 by norm byte, for long lists.
     ones: Option<Box<[f32; 256]>>,
 }
 
@@ -261,7 +261,7 @@ fn seed(s: &mut Scoring<'_>, cursors: &mut [TermCursor<'_>], k: usize) {
     if docs.len() < k {
         return;
     }
-    let mut best: BinaryHeap<std::cmp::Reverse<OrderedScore>> = BinaryHeap::with_capacity(k + 1);
+    let mut scores: Vec<f32> = Vec::with_capacity(docs.len());
     for &doc in &docs {
         for t in cursors.iter_mut() {
             t.cursor.advance(doc);
@@ -269,36 +269,14 @@ fn seed(s: &mut Scoring<'_>, cursors: &mut [TermCursor<'_>], k: usize) {
                 s.add(t, doc);
             }
         }
-        if let Some(score) = s.total() {
-            best.push(std::cmp::Reverse(OrderedScore(score)));
-            if best.len() > k {
-                best.pop();
-            }
-        }
+        scores.extend(s.total());
     }
-    if best.len() == k {
-        s.floor = best.peek().map_or(f64::NEG_INFINITY, |r| f64::from(r.0.0));
+    if scores.len() >= k {
+        let (_, kth, _) = scores.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+        s.floor = f64::from(*kth);
     }
     for t in cursors.iter_mut() {
         t.cursor.rewind();
-    }
-}
-
-/// A float32 score ordered by `total_cmp`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct OrderedScore(f32);
-
-impl Eq for OrderedScore {}
-
-impl PartialOrd for OrderedScore {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for OrderedScore {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0)
     }
 }
 

@@ -231,13 +231,16 @@ pub fn search_terms(
             _ => SCRATCH.with(|cell| {
                 let mut acc = cell.borrow_mut();
                 acc.reset(data.len());
-                match &scorer {
+                let lucene = match &scorer {
+                    PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
+                    PostingScorer::TfIdf(_) => None,
+                };
+                match lucene {
                     // Lucene's own BM25, the default, gets a loop of its own:
                     // norm-table lookups first, then the arithmetic over a
                     // whole block, which the compiler turns into SIMD (each
                     // operation correctly rounded, as in the scalar formula).
-                    PostingScorer::Bm25(bm25) if bm25.lucene_norm_cache().is_some() => {
-                        let cache = bm25.lucene_norm_cache().expect("checked");
+                    Some(cache) => {
                         accumulate(segment, terms, &weights, &mut acc, |weight, _| {
                             let w = weight as f32;
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
@@ -257,7 +260,7 @@ pub fn search_terms(
                             }
                         });
                     }
-                    _ => accumulate(segment, terms, &weights, &mut acc, |weight, _| {
+                    None => accumulate(segment, terms, &weights, &mut acc, |weight, _| {
                         let scorer = &scorer;
                         move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                             for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
@@ -325,10 +328,6 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
         }
     }
 }
-
-/// Lists at least this long get a per-norm table of tf = 1 scores in the
-/// pruned loop (256 divisions, saved many times over).
-pub(crate) const TF1_TABLE_MIN_DF: u32 = 1024;
 
 /// Adds each posting's score to the accumulator for every live posting of
 /// every query term in `segment`, term by term in query order: `scorer(weight,
