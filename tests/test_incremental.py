@@ -81,6 +81,8 @@ def assert_matches_fresh_build(index: Index, live: Docs, deleted: set[str]) -> N
             for config in BM25_CONFIGS:
                 got = ranked(index, query, k, **config)
                 assert got == ranked(fresh, query, k, **config), (query, k, config)
+                # Docid strings are cached per snapshot: a stale one would show here.
+                assert index.search_pairs(query, k, **config) == got
                 assert not {d for d, _ in got} & deleted
         got = ranked(index, query, deep, model="tfidf")
         assert_tfidf_close(got, ranked(fresh, query, deep, model="tfidf"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import pickle
@@ -155,3 +156,21 @@ def test_hit_unpacks_and_compares() -> None:
     docid, score, rank = hit
     assert (docid, score, rank) == ("d", 1.5, 1)
     assert hit == rserini.Hit("d", 1.5, 1)
+
+
+def test_search_pairs_are_the_hits_as_tuples(tiny_index: Index) -> None:
+    query = "networks carry data between networks"
+    for kwargs in ({}, {"model": "tfidf"}, {"variant": "atire", "k1": 25.0, "b": 1.0}):
+        for k in (1, 3, 1000):
+            hits = tiny_index.search(query, k, **kwargs)
+            assert tiny_index.search_pairs(query, k, **kwargs) == [(h.docid, h.score) for h in hits]
+    with pytest.raises(rserini.QueryError):
+        tiny_index.search_pairs("", 10)
+
+
+def test_search_results_stay_out_of_the_cycle_collector(tiny_index: Index) -> None:
+    # A kept deep ranking must not make every garbage collection walk its hits.
+    hits = tiny_index.search("networks data", 10)
+    assert hits and not any(gc.is_tracked(h) for h in hits)
+    gc.collect()
+    assert [h.docid for h in hits] == [d for d, _ in tiny_index.search_pairs("networks data", 10)]

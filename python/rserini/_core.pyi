@@ -280,6 +280,22 @@ class Index:
         QueryError
             For an empty query, ``k <= 0``, ``k1 < 0`` or ``b`` outside [0, 1].
         """
+    def search_pairs(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        model: ModelName = "bm25",
+        variant: Variant = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+        algorithm: Algorithm = "auto",
+    ) -> list[tuple[str, float]]:
+        """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
+        objects: the cheapest way to a deep ranking (evaluation, fusion).
+        Raises as ``search`` does."""
     def batch_search(
         self,
         queries: Sequence[str],

@@ -25,7 +25,7 @@ use rserini_core::{Error, corpus, store, walk};
 use crate::analyzer::{PyAnalyzer, config_dict};
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
-use crate::results::{PyExplanation, explanation, hits};
+use crate::results::{DocidStrings, PyExplanation, explanation, hits, pairs};
 
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
@@ -157,6 +157,7 @@ pub struct PyIndex {
     pending: Mutex<Pending>,
     source: Option<String>,
     store: bool,
+    docids: DocidStrings,
 }
 
 impl PyIndex {
@@ -167,6 +168,7 @@ impl PyIndex {
             pending: Mutex::new(Pending::default()),
             source,
             store,
+            docids: DocidStrings::default(),
         }
     }
 
@@ -635,38 +637,34 @@ impl PyIndex {
         let read = array.readonly();
         let shape = read.shape().to_vec();
         let view = read.as_array();
-        let name = |i: i64| -> PyResult<Option<&str>> {
-            if i == -1 {
-                return Ok(None);
-            }
-            u32::try_from(i)
-                .ok()
-                .and_then(|i| index.docid(i))
-                .map(Some)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!("internal id {i} is not in this index"))
-                })
-        };
-        let row = |values: &mut dyn Iterator<Item = &i64>| -> PyResult<Vec<&str>> {
-            let mut out = Vec::new();
-            for &i in values {
-                out.extend(name(i)?);
-            }
-            Ok(out)
-        };
-        match shape.len() {
-            1 => PyList::new(py, row(&mut view.iter())?),
-            2 => {
-                let rows = PyList::empty(py);
-                for r in view.outer_iter() {
-                    rows.append(PyList::new(py, row(&mut r.iter())?)?)?;
+        self.docids.with(py, &index, |docid| {
+            let mut row = |values: &mut dyn Iterator<Item = &i64>| -> PyResult<Bound<'py, PyList>> {
+                let out = PyList::empty(py);
+                for &i in values {
+                    if i == -1 {
+                        continue;
+                    }
+                    let name = u32::try_from(i).ok().and_then(&mut *docid).ok_or_else(|| {
+                        PyValueError::new_err(format!("internal id {i} is not in this index"))
+                    })?;
+                    out.append(name)?;
                 }
-                Ok(rows)
+                Ok(out)
+            };
+            match shape.len() {
+                1 => row(&mut view.iter()),
+                2 => {
+                    let rows = PyList::empty(py);
+                    for r in view.outer_iter() {
+                        rows.append(row(&mut r.iter())?)?;
+                    }
+                    Ok(rows)
+                }
+                n => Err(PyValueError::new_err(format!(
+                    "ids must be 1- or 2-dimensional, got {n} dimensions"
+                ))),
             }
-            n => Err(PyValueError::new_err(format!(
-                "ids must be 1- or 2-dimensional, got {n} dimensions"
-            ))),
-        }
+        })
     }
 
     /// The `k` best documents for `query`.
@@ -685,13 +683,31 @@ impl PyIndex {
         delta: Option<f64>,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let query = nonempty_query(query_text(query)?)?;
-        let k = search::check_k(k).map_err(CoreError)?;
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
-        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
-        let index = self.snapshot();
-        let docs = py.detach(|| search::search_with(&index, &query, k, &model, algorithm));
-        hits(py, &index, &docs)
+        let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
+        hits(py, &index, &self.docids, &docs)
+    }
+
+    /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
+    /// the cheapest way to a deep ranking.
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_pairs<'py>(
+        &self,
+        py: Python<'py>,
+        query: &Bound<'py, PyAny>,
+        k: i64,
+        model: &str,
+        variant: &str,
+        k1: f64,
+        b: f64,
+        length: &str,
+        delta: Option<f64>,
+        algorithm: &str,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
+        pairs(py, &index, &self.docids, &docs)
     }
 
     /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of
@@ -782,6 +798,24 @@ impl PyIndex {
 }
 
 impl PyIndex {
+    /// The `k` best documents for `query` in the current snapshot, found
+    /// without the GIL.
+    fn ranked(
+        &self,
+        py: Python<'_>,
+        query: &Bound<'_, PyAny>,
+        k: i64,
+        model: &Model,
+        algorithm: &str,
+    ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
+        let query = nonempty_query(query_text(query)?)?;
+        let k = search::check_k(k).map_err(CoreError)?;
+        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
+        let index = self.snapshot();
+        let docs = py.detach(|| search::search_with(&index, &query, k, model, algorithm));
+        Ok((index, docs))
+    }
+
     /// Queues documents to add at the next `commit`, taking the writer lock.
     fn queue(&self, docs: Vec<Doc>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");

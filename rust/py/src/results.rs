@@ -1,7 +1,9 @@
 //! Result classes: `Hit`, `Explanation`, `TermExplanation`.
 
+use std::sync::{Arc, Mutex, Weak};
+
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
 use rserini_core::index::Index;
 use rserini_core::search::{Explanation, ScoredDoc};
 
@@ -113,27 +115,119 @@ impl PyExplanation {
     }
 }
 
+/// Docids as Python strings, made once per document of one index snapshot:
+/// a deep ranking hands out a thousand docids per query, mostly the same
+/// ones from one query to the next.
+#[derive(Default)]
+pub struct DocidStrings {
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    /// The snapshot the strings belong to. A weak pointer keeps its
+    /// allocation, so no later snapshot can take the same address.
+    snapshot: Weak<Index>,
+    /// By internal id; `None` until first asked for.
+    strings: Vec<Option<Py<PyString>>>,
+}
+
+impl DocidStrings {
+    /// Calls `f` with a function giving the docid string of an internal id
+    /// of `index` (`None` for an id the index does not hold).
+    pub fn with<'py, T>(
+        &self,
+        py: Python<'py>,
+        index: &Arc<Index>,
+        f: impl FnOnce(&mut dyn FnMut(u32) -> Option<Bound<'py, PyString>>) -> T,
+    ) -> T {
+        // Taken with the GIL held and never across a call that releases it.
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if !std::ptr::eq(cache.snapshot.as_ptr(), Arc::as_ptr(index)) {
+            *cache = Cache {
+                snapshot: Arc::downgrade(index),
+                strings: Vec::new(),
+            };
+        }
+        let strings = &mut cache.strings;
+        f(&mut |doc| {
+            let i = doc as usize;
+            if let Some(Some(s)) = strings.get(i) {
+                return Some(s.bind(py).clone());
+            }
+            let s = PyString::new(py, index.docid(doc)?);
+            if i >= strings.len() {
+                strings.resize_with(i + 1, || None);
+            }
+            strings[i] = Some(s.clone().unbind());
+            Some(s)
+        })
+    }
+}
+
+/// The docid string of a hit (empty for an id a damaged file could give).
+fn hit_docid<'py>(
+    py: Python<'py>,
+    docid: &mut dyn FnMut(u32) -> Option<Bound<'py, PyString>>,
+    doc: u32,
+) -> Bound<'py, PyString> {
+    docid(doc).unwrap_or_else(|| PyString::new(py, ""))
+}
+
 /// Hits with docids and 1-based ranks, as a Python list.
 pub fn hits<'py>(
     py: Python<'py>,
-    index: &Index,
+    index: &Arc<Index>,
+    docids: &DocidStrings,
     docs: &[ScoredDoc],
 ) -> PyResult<Bound<'py, PyList>> {
-    let items = docs.iter().enumerate().map(|(i, d)| {
-        Bound::new(
-            py,
-            PyHit {
-                docid: PyString::new(py, index.docid(d.doc).unwrap_or_default()).unbind(),
-                score: f64::from(d.score),
-                rank: i + 1,
-            },
-        )
-    });
     let list = PyList::empty(py);
-    for item in items {
-        list.append(item?)?;
-    }
-    Ok(list)
+    docids.with(py, index, |docid| {
+        for (i, d) in docs.iter().enumerate() {
+            let hit = Bound::new(
+                py,
+                PyHit {
+                    docid: hit_docid(py, docid, d.doc).unbind(),
+                    score: f64::from(d.score),
+                    rank: i + 1,
+                },
+            )?;
+            // A hit holds a string and numbers, so it can never be part of a
+            // reference cycle: left tracked, a thousand hits per query kept
+            // in a list make every collection of the cyclic GC walk them all.
+            // SAFETY: `hit` is a live object of a GC type; untracking an
+            // object twice (here and at its deallocation) is allowed.
+            #[allow(unsafe_code)]
+            unsafe {
+                pyo3::ffi::PyObject_GC_UnTrack(hit.as_ptr().cast())
+            };
+            list.append(hit)?;
+        }
+        Ok(list)
+    })
+}
+
+/// `(docid, score)` tuples, best first, as a Python list.
+pub fn pairs<'py>(
+    py: Python<'py>,
+    index: &Arc<Index>,
+    docids: &DocidStrings,
+    docs: &[ScoredDoc],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    docids.with(py, index, |docid| {
+        for d in docs {
+            let pair = PyTuple::new(
+                py,
+                [
+                    hit_docid(py, docid, d.doc).into_any(),
+                    PyFloat::new(py, f64::from(d.score)).into_any(),
+                ],
+            )?;
+            list.append(pair)?;
+        }
+        Ok(list)
+    })
 }
 
 /// The Python form of an explanation.
