@@ -89,14 +89,18 @@ impl DocStoreWriter {
     /// The store's payload bytes.
     pub fn finish(mut self) -> Vec<u8> {
         self.flush();
-        for (first, offset) in &self.table {
-            self.out.extend_from_slice(&first.to_le_bytes());
-            self.out.extend_from_slice(&offset.to_le_bytes());
-        }
-        self.out
-            .extend_from_slice(&(self.table.len() as u64).to_le_bytes());
+        write_table(&mut self.out, &self.table);
         self.out
     }
+}
+
+/// Appends the block table, `(first doc, byte offset)` per block, and its length.
+fn write_table(out: &mut Vec<u8>, table: &[(u32, u64)]) {
+    for (first, offset) in table {
+        out.extend_from_slice(&first.to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+    }
+    out.extend_from_slice(&(table.len() as u64).to_le_bytes());
 }
 
 fn push_kind(out: &mut Vec<u8>, kind: u8) {
@@ -145,6 +149,27 @@ impl DocStore {
             blocks_end: table_start,
             num_docs,
         })
+    }
+
+    /// One payload holding the documents of `stores` in order, their
+    /// compressed blocks copied as they are.
+    pub fn concat(stores: &[DocStore]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(stores.iter().map(|s| s.data.len()).sum());
+        let mut table = Vec::new();
+        let mut first_doc = 0u32;
+        for store in stores {
+            let byte_base = out.len() as u64;
+            table.extend(
+                store
+                    .table
+                    .iter()
+                    .map(|&(first, offset)| (first + first_doc, offset + byte_base)),
+            );
+            out.extend_from_slice(&store.data[..store.blocks_end]);
+            first_doc += store.num_docs;
+        }
+        write_table(&mut out, &table);
+        out
     }
 
     /// The payload bytes.

@@ -160,13 +160,37 @@ pub struct PostingList<'a> {
     pub df: u32,
 }
 
-impl PostingList<'_> {
+impl<'a> PostingList<'a> {
     /// An empty list (of a term a segment does not have).
     pub const EMPTY: PostingList<'static> = PostingList {
         bytes: &[],
         blocks: &[],
         df: 0,
     };
+
+    /// The list `info` describes, its bytes ending at `end`, in a segment's
+    /// postings `bytes` and block table `blocks` (empty if they disagree:
+    /// only a damaged file makes them).
+    pub fn within(info: TermInfo, end: u64, bytes: &'a [u8], blocks: &'a [BlockMeta]) -> Self {
+        let blocks = if info.has_blocks() {
+            let first = info.first_block as usize;
+            blocks.get(first..first + num_blocks(info.df))
+        } else {
+            Some(&[][..])
+        };
+        let bytes = usize::try_from(info.offset)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(a, b)| bytes.get(a..b));
+        match (blocks, bytes) {
+            (Some(blocks), Some(bytes)) => PostingList {
+                bytes,
+                blocks,
+                df: info.df,
+            },
+            _ => PostingList::EMPTY,
+        }
+    }
 
     /// Number of blocks to decode.
     pub fn num_blocks(&self) -> usize {

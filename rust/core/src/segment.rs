@@ -249,25 +249,7 @@ impl SegmentData {
             }
             _ => self.postings.len() as u64,
         };
-        let blocks = if info.has_blocks() {
-            let first = info.first_block as usize;
-            self.blocks
-                .get(first..first + postings::num_blocks(info.df))
-        } else {
-            Some(&[][..])
-        };
-        let bytes = usize::try_from(info.offset)
-            .ok()
-            .zip(usize::try_from(end).ok())
-            .and_then(|(a, b)| self.postings.get(a..b));
-        match (blocks, bytes) {
-            (Some(blocks), Some(bytes)) => PostingList {
-                bytes,
-                blocks,
-                df: info.df,
-            },
-            _ => PostingList::EMPTY,
-        }
+        PostingList::within(info, end, &self.postings, &self.blocks)
     }
 
     /// The stored document `doc`, if the segment has a store.
@@ -373,6 +355,14 @@ fn term_hash(term: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(term)
 }
 
+/// The `i`-th of strings kept end to end in `text`, `ends[i]` being where
+/// it ends.
+fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> Option<&'a str> {
+    let end = *ends.get(i)?;
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    text.get(start..end)
+}
+
 /// Distinct terms numbered from 0 in order of first appearance, their text
 /// kept end to end in one string (no allocation per term).
 #[derive(Default)]
@@ -389,9 +379,7 @@ impl Interner {
     }
 
     fn get<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
-        let i = id as usize;
-        let start = if i == 0 { 0 } else { ends[i - 1] };
-        &text[start..ends[i]]
+        piece(text, ends, id as usize).expect("an interned id")
     }
 
     fn term(&self, id: u32) -> &str {
@@ -473,13 +461,7 @@ impl SegmentBuilder {
 
     /// The docid of document `doc` added so far.
     pub fn docid(&self, doc: usize) -> Option<&str> {
-        let end = *self.docid_ends.get(doc)?;
-        let start = if doc == 0 {
-            0
-        } else {
-            self.docid_ends[doc - 1]
-        };
-        self.docid_text.get(start..end)
+        piece(&self.docid_text, &self.docid_ends, doc)
     }
 
     /// An estimate of the memory the builder holds, in bytes: what a memory
@@ -557,7 +539,13 @@ impl SegmentBuilder {
     }
 
     /// Sorts the vocabulary, compresses the postings and returns the segment.
-    pub fn finish(mut self) -> Result<SegmentData> {
+    pub fn finish(self) -> Result<SegmentData> {
+        self.finish_run()?.into_segment()
+    }
+
+    /// Sorts the vocabulary and compresses the postings, without building
+    /// the term dictionary yet.
+    pub(crate) fn finish_run(mut self) -> Result<SortedRun> {
         if let Some((base, chunks)) = self.pending.take() {
             self.merge_chunks(base, chunks)?;
         }
@@ -570,18 +558,17 @@ impl SegmentBuilder {
             store,
             ..
         } = self;
-        let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
-            .map(|id| (vocabulary.term(id), id))
-            .collect();
-        terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut term_builder = fst::MapBuilder::memory();
+        let order = {
+            let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
+                .map(|id| (vocabulary.term(id), id))
+                .collect();
+            terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+            terms.into_iter().map(|(_, id)| id).collect::<Vec<u32>>()
+        };
         let mut written = PostingsWriter::default();
         // A batch of lists end to end: `ends[i]` is where list `i` ends.
         let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
-        for (ord, (term, id)) in terms.into_iter().enumerate() {
-            term_builder
-                .insert(term.as_bytes(), ord as u64)
-                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
+        for &id in &order {
             postings.read(id, &mut docs, &mut tfs);
             ends.push(docs.len());
             if docs.len() >= ENCODE_BATCH {
@@ -592,21 +579,182 @@ impl SegmentBuilder {
             }
         }
         written.extend_flat(&docs, &tfs, &ends, &lengths);
-        drop((docs, tfs, postings));
-        let terms_data = Data::owned(
+        let num_docs = docid_ends.len() as u32;
+        let store = store
+            .map(|writer| open_store(writer.finish(), num_docs))
+            .transpose()?;
+        Ok(SortedRun {
+            term_text: vocabulary.text,
+            term_ends: vocabulary.ends,
+            order: Some(order),
+            postings: written,
+            docid_text,
+            docid_ends,
+            lengths,
+            store,
+        })
+    }
+}
+
+/// A segment's documents and compressed posting lists, its terms in byte
+/// order but without a term dictionary: a budgeted build keeps one per
+/// part and merges them ([`SortedRun::merge`]), so that the dictionary, the
+/// costliest structure to build, is built once.
+pub(crate) struct SortedRun {
+    /// Term texts end to end; `term_ends[t]` is where term `t` ends.
+    term_text: String,
+    term_ends: Vec<usize>,
+    /// Term ids in byte order (`None`: ids are already in byte order).
+    order: Option<Vec<u32>>,
+    /// The posting lists, in byte order of their terms.
+    postings: PostingsWriter,
+    /// Every docid, end to end; `docid_ends[i]` is where docid `i` ends.
+    docid_text: String,
+    docid_ends: Vec<usize>,
+    lengths: Vec<u32>,
+    store: Option<DocStore>,
+}
+
+impl SortedRun {
+    /// Number of documents.
+    pub(crate) fn len(&self) -> usize {
+        self.docid_ends.len()
+    }
+
+    /// The docid of `doc`.
+    pub(crate) fn docid(&self, doc: usize) -> Option<&str> {
+        let end = *self.docid_ends.get(doc)?;
+        let start = if doc == 0 {
+            0
+        } else {
+            self.docid_ends[doc - 1]
+        };
+        self.docid_text.get(start..end)
+    }
+
+    /// Number of terms.
+    fn num_terms(&self) -> usize {
+        self.term_ends.len()
+    }
+
+    /// The term of ordinal `ord` (its rank in byte order).
+    fn term(&self, ord: usize) -> &str {
+        let id = self.order.as_ref().map_or(ord as u32, |order| order[ord]);
+        Interner::get(&self.term_text, &self.term_ends, id)
+    }
+
+    /// The posting list of ordinal `ord`.
+    fn postings(&self, ord: usize) -> PostingList<'_> {
+        let infos = &self.postings.infos;
+        let end = infos
+            .get(ord + 1)
+            .map_or(self.postings.bytes.len() as u64, |next| next.offset);
+        PostingList::within(infos[ord], end, &self.postings.bytes, &self.postings.blocks)
+    }
+
+    /// One run of the documents of `runs`, in order: a k-way merge of their
+    /// sorted vocabularies, each term's lists concatenated (doc ids shifted
+    /// by the documents of the runs before) and compressed again.
+    pub(crate) fn merge(runs: Vec<SortedRun>) -> Result<SortedRun> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+
+        let mut bases = Vec::with_capacity(runs.len());
+        let (mut docid_text, mut docid_ends, mut lengths) = (String::new(), Vec::new(), Vec::new());
+        for run in &runs {
+            bases.push(lengths.len() as u32);
+            let shift = docid_text.len();
+            docid_text.push_str(&run.docid_text);
+            docid_ends.extend(run.docid_ends.iter().map(|&e| e + shift));
+            lengths.extend_from_slice(&run.lengths);
+        }
+        if lengths.len() > u32::MAX as usize {
+            return Err(Error::Document(
+                "a segment holds at most 4,294,967,295 documents".into(),
+            ));
+        }
+        let stores: Option<Vec<DocStore>> = runs.iter().map(|r| r.store.clone()).collect();
+        let store = stores
+            .map(|stores| open_store(DocStore::concat(&stores), lengths.len() as u32))
+            .transpose()?;
+        // The next term of each run, smallest first; equal terms come out
+        // in run order, so each list is concatenated in document order.
+        let mut next: BinaryHeap<Reverse<(&str, usize, usize)>> = runs
+            .iter()
+            .enumerate()
+            .filter(|(_, run)| run.num_terms() > 0)
+            .map(|(r, run)| Reverse((run.term(0), r, 0)))
+            .collect();
+        let (mut term_text, mut term_ends) = (String::new(), Vec::new());
+        let mut written = PostingsWriter::default();
+        let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        let mut decoder = postings::BlockDecoder::default();
+        while let Some(Reverse((term, _, _))) = next.peek().copied() {
+            while let Some(Reverse((t, r, ord))) = next.peek().copied()
+                && t == term
+            {
+                next.pop();
+                let list = runs[r].postings(ord);
+                for b in 0..list.num_blocks() {
+                    let Some(len) = decoder.decode(&list, b) else {
+                        break;
+                    };
+                    docs.extend(decoder.docs[..len].iter().map(|&d| d + bases[r]));
+                    tfs.extend_from_slice(&decoder.tfs[..len]);
+                }
+                if ord + 1 < runs[r].num_terms() {
+                    next.push(Reverse((runs[r].term(ord + 1), r, ord + 1)));
+                }
+            }
+            term_text.push_str(term);
+            term_ends.push(term_text.len());
+            ends.push(docs.len());
+            if docs.len() >= ENCODE_BATCH {
+                written.extend_flat(&docs, &tfs, &ends, &lengths);
+                docs.clear();
+                tfs.clear();
+                ends.clear();
+            }
+        }
+        written.extend_flat(&docs, &tfs, &ends, &lengths);
+        Ok(SortedRun {
+            term_text,
+            term_ends,
+            order: None,
+            postings: written,
+            docid_text,
+            docid_ends,
+            lengths,
+            store,
+        })
+    }
+
+    /// The segment: builds the term dictionary.
+    pub(crate) fn into_segment(self) -> Result<SegmentData> {
+        let mut term_builder = fst::MapBuilder::memory();
+        for ord in 0..self.num_terms() {
+            term_builder
+                .insert(self.term(ord).as_bytes(), ord as u64)
+                .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
+        }
+        let terms = Data::owned(
             term_builder
                 .into_inner()
                 .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?,
         );
-        let mut docids = Vec::with_capacity(docid_ends.len());
-        let mut start = 0;
-        for &end in &docid_ends {
-            docids.push(&docid_text[start..end]);
-            start = end;
-        }
+        let SortedRun {
+            postings,
+            docid_text,
+            docid_ends,
+            lengths,
+            store,
+            ..
+        } = self;
+        let docids: Vec<&str> = (0..docid_ends.len())
+            .map(|d| piece(&docid_text, &docid_ends, d).unwrap_or_default())
+            .collect();
         let docid_bytes = DocIds::encode(docids.iter().copied());
-        let store = store.map(|s| s.finish());
-        assemble(docid_bytes, &docids, lengths, terms_data, written, store)
+        assemble(docid_bytes, &docids, lengths, terms, postings, store)
     }
 }
 
@@ -695,7 +843,7 @@ pub(crate) fn assemble(
     lengths: Vec<u32>,
     terms: Data,
     postings: PostingsWriter,
-    store: Option<Vec<u8>>,
+    store: Option<DocStore>,
 ) -> Result<SegmentData> {
     let n = docids.len();
     let norms: Vec<u8> = lengths
@@ -713,13 +861,6 @@ pub(crate) fn assemble(
         .ok_or_else(|| Error::Document("term table layout error".into()))?;
     let terms =
         fst::Map::new(terms).map_err(|e| Error::Document(format!("bad term dictionary: {e}")))?;
-    let store = match store {
-        Some(bytes) => Some(
-            DocStore::open(Data::owned(bytes), n as u32)
-                .ok_or_else(|| Error::Document("document store layout error".into()))?,
-        ),
-        None => None,
-    };
     Ok(SegmentData {
         docids: DocIds::open(Data::owned(docid_bytes), n)
             .ok_or_else(|| Error::Document("docid table layout error".into()))?,
@@ -732,6 +873,12 @@ pub(crate) fn assemble(
         postings: Data::owned(all_bytes),
         store,
     })
+}
+
+/// A store payload just written, as a readable store.
+pub(crate) fn open_store(bytes: Vec<u8>, num_docs: u32) -> Result<DocStore> {
+    DocStore::open(Data::owned(bytes), num_docs)
+        .ok_or_else(|| Error::Document("document store layout error".into()))
 }
 
 /// Each document's rank in ascending (byte-wise) docid order.
