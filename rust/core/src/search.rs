@@ -150,13 +150,20 @@ const UNTOUCHED: u64 = 0x8000_0000_0000_0000;
 #[derive(Default)]
 struct Accumulator {
     scores: Vec<f64>,
+    /// Documents given a score, in first-touched order (sparse mode only).
     touched: Vec<u32>,
+    /// Dense mode: no touched list; every slot is read (and cleared) when
+    /// the top k is selected. For queries whose postings outnumber a good
+    /// share of the documents, one sequential scan is cheaper than a check
+    /// and a push per posting.
+    dense: bool,
     decoders: Vec<BlockDecoder>,
 }
 
 impl Accumulator {
     /// Clears the previous query's entries and makes room for `num_docs`.
-    fn reset(&mut self, num_docs: usize) {
+    fn reset(&mut self, num_docs: usize, dense: bool) {
+        self.dense = dense;
         if self.touched.len() > self.scores.len() / 8 {
             self.scores.fill(f64::from_bits(UNTOUCHED));
         } else {
@@ -230,7 +237,8 @@ pub fn search_terms(
             }
             _ => SCRATCH.with(|cell| {
                 let mut acc = cell.borrow_mut();
-                acc.reset(data.len());
+                // Dense when the postings are at least half the documents.
+                acc.reset(data.len(), postings.saturating_mul(2) >= data.len() as u64);
                 let lucene = match &scorer {
                     PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
                     PostingScorer::TfIdf(_) => None,
@@ -272,7 +280,7 @@ pub fn search_terms(
                         }
                     }),
                 }
-                select_top_k(segment, &acc, k)
+                select_top_k(segment, &mut acc, k)
             }),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
@@ -389,6 +397,20 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
                 }
                 let tfs = &decoder.tfs[t.pos..t.pos + cut];
                 (t.score)(&docs[..cut], tfs, &mut scores[..cut]);
+                if acc.dense {
+                    // Deleted documents are skipped when selecting.
+                    for (&doc, &s) in docs[..cut].iter().zip(&scores[..cut]) {
+                        // Adding −0.0 leaves any sum (and an untouched slot)
+                        // as it was: a skipped posting adds nothing.
+                        let s = if s.is_nan() { -0.0 } else { s };
+                        // Out-of-range ids can only come from a damaged file.
+                        if let Some(slot) = acc.scores[..data.len()].get_mut(doc as usize) {
+                            *slot += f64::from(s);
+                        }
+                    }
+                    t.pos += cut;
+                    continue;
+                }
                 for (&doc, &s) in docs[..cut].iter().zip(&scores[..cut]) {
                     if s.is_nan() || segment.is_deleted(doc) {
                         continue;
@@ -469,15 +491,51 @@ pub fn rank_order(index: &Index, a: &ScoredDoc, b: &ScoredDoc) -> Ordering {
 }
 
 /// The `k` best local documents of one segment, looking docid ranks up
-/// only for the scores that can still enter the top k.
-fn select_top_k(segment: &Segment, acc: &Accumulator, k: usize) -> Vec<ScoredDoc> {
+/// only for the scores that can still enter the top k. In dense mode the
+/// scan also clears every slot.
+fn select_top_k(segment: &Segment, acc: &mut Accumulator, k: usize) -> Vec<ScoredDoc> {
     let data = segment.data();
     let mut top = TopK::new(k);
-    for &doc in &acc.touched {
-        // Ids past the segment's end can only come from a damaged file.
-        let score = acc.scores[doc as usize] as f32;
-        if (doc as usize) < data.len() && top.may_keep(score) {
+    let offer = |top: &mut TopK, doc: u32, score: f64| {
+        let score = score as f32;
+        if top.may_keep(score) {
             top.push(doc, score, |d| data.docid_rank(d));
+        }
+    };
+    if acc.dense {
+        // Eight slots at a time, cleared as they are read; a branch-free
+        // test against the current threshold (a superset of `may_keep`)
+        // leaves only the few candidates to look at one by one.
+        const LANES: usize = 8;
+        let untouched = f64::from_bits(UNTOUCHED);
+        let mut floor = top.threshold() as f32;
+        for (base, chunk) in acc.scores[..data.len()].chunks_mut(LANES).enumerate() {
+            let mut values = [untouched; LANES];
+            let mut candidates = 0u32;
+            for (i, (slot, value)) in chunk.iter_mut().zip(&mut values).enumerate() {
+                *value = std::mem::replace(slot, untouched);
+                let keep = (value.to_bits() != UNTOUCHED) & ((*value as f32) >= floor);
+                candidates |= u32::from(keep) << i;
+            }
+            if candidates == 0 {
+                continue;
+            }
+            while candidates != 0 {
+                let i = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let doc = (base * LANES + i) as u32;
+                if !segment.is_deleted(doc) {
+                    offer(&mut top, doc, values[i]);
+                }
+            }
+            floor = top.threshold() as f32;
+        }
+    } else {
+        for &doc in &acc.touched {
+            // Ids past the segment's end can only come from a damaged file.
+            if (doc as usize) < data.len() {
+                offer(&mut top, doc, acc.scores[doc as usize]);
+            }
         }
     }
     top.into_sorted(|d| data.docid_rank(d))
