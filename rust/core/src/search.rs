@@ -86,21 +86,25 @@ impl Algorithm {
             Algorithm::MaxScore => Some(Pruning::MaxScore),
             Algorithm::BlockMaxWand => Some(Pruning::BlockMaxWand),
             // Pruning pays when the lists are long compared to the hits
-            // kept, and the hits few compared to the documents (measured on
-            // SciFact and the Linux corpus at 10 % and 100 %).
+            // kept, and the hits few compared to the documents (fitted on
+            // per-query times of both paths over SciFact and the Linux
+            // corpus at 10 % and 100 %, k = 10 and 1000).
             Algorithm::Auto => (postings >= AUTO_MIN_POSTINGS + AUTO_POSTINGS_PER_HIT * k as u64
-                && num_docs as u64 >= AUTO_DOCS_PER_HIT * k as u64)
+                && num_docs as u64 >= AUTO_MIN_DOCS.max(AUTO_DOCS_PER_HIT * k as u64))
                 .then_some(Pruning::MaxScore),
         }
     }
 }
 
 /// [`Algorithm::Auto`] prunes queries with at least this many postings...
-const AUTO_MIN_POSTINGS: u64 = 20_000;
+const AUTO_MIN_POSTINGS: u64 = 5_000;
 /// ...plus this many per wanted hit...
-const AUTO_POSTINGS_PER_HIT: u64 = 250;
-/// ...in segments of at least this many documents per wanted hit.
+const AUTO_POSTINGS_PER_HIT: u64 = 50;
+/// ...in segments of at least this many documents per wanted hit...
 const AUTO_DOCS_PER_HIT: u64 = 200;
+/// ...and at least this many documents (a smaller one is scored faster
+/// in full).
+const AUTO_MIN_DOCS: u64 = 20_000;
 
 /// One query term, with its frequency in the query.
 #[derive(Clone, Debug, PartialEq, Eq)]
