@@ -318,15 +318,14 @@ def work_rserini(spec: dict[str, Any], timer: Timer) -> None:
         return index.search_pairs(text, k, k1=K1, b=B)
 
     def batch(texts: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
-        ids, scores = index.batch_search(texts, k, threads=threads, k1=K1, b=B)
-        return batch_pairs(index, ids, scores)
+        return index.batch_search_pairs(texts, k, threads=threads, k1=K1, b=B)
 
     timer.single(search)
     timer.batch(batch, 2)
     timer.result["exact"] = check_exact(index, timer, 2)
     timer.result["notes"] = (
         f"all cores ({os.cpu_count()}): index {timer.result['index_all_s']:.3f} s; "
-        "no document store; search_pairs; 2 threads: batch_search(threads=2); "
+        "no document store; search_pairs; 2 threads: batch_search_pairs(threads=2); "
         + timer.result["exact"]
     )
 

@@ -168,6 +168,22 @@ def test_search_pairs_are_the_hits_as_tuples(tiny_index: Index) -> None:
         tiny_index.search_pairs("", 10)
 
 
+def test_batch_search_pairs_are_search_pairs_in_input_order(tiny_index: Index) -> None:
+    queries = ["networks data", "", "carry", "networks carry data between networks", "zzz"]
+    for kwargs in ({}, {"model": "tfidf"}, {"k1": 25.0, "b": 1.0, "algorithm": "maxscore"}):
+        for k in (1, 2, 1000):
+            want = [tiny_index.search_pairs(q, k, **kwargs) if q else [] for q in queries]
+            for threads in (1, 2, None):
+                got = tiny_index.batch_search_pairs(queries, k, threads=threads, **kwargs)
+                assert got == want, (kwargs, k, threads)
+    with pytest.raises(TypeError, match="single str"):
+        tiny_index.batch_search_pairs("networks", 10)
+    with pytest.raises(rserini.QueryError):
+        tiny_index.batch_search_pairs(["networks"], 0)
+    with pytest.raises(rserini.QueryError, match="threads"):
+        tiny_index.batch_search_pairs(["networks"], 10, threads=0)
+
+
 def test_search_results_stay_out_of_the_cycle_collector(tiny_index: Index) -> None:
     # A kept deep ranking must not make every garbage collection walk its hits.
     hits = tiny_index.search("networks data", 10)

@@ -312,6 +312,22 @@ class Index:
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
         of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``."""
+    def batch_search_pairs(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        model: ModelName = "bm25",
+        variant: Variant = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+        algorithm: Algorithm = "auto",
+    ) -> list[list[tuple[str, float]]]:
+        """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
+        input order, each as ``search_pairs`` gives it (``[]`` for an empty query)."""
     def explain(
         self,
         query: str,

@@ -91,7 +91,7 @@ impl Algorithm {
             // corpus at 10 % and 100 %, k = 10 and 1000).
             Algorithm::Auto => (postings >= AUTO_MIN_POSTINGS + AUTO_POSTINGS_PER_HIT * k as u64
                 && num_docs as u64 >= AUTO_MIN_DOCS.max(AUTO_DOCS_PER_HIT * k as u64))
-                .then_some(Pruning::MaxScore),
+            .then_some(Pruning::MaxScore),
         }
     }
 }

@@ -730,15 +730,7 @@ impl PyIndex {
         delta: Option<f64>,
         algorithm: &str,
     ) -> PyResult<IdsAndScores<'py>> {
-        if queries.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(
-                "queries must be a list of str, not a single str; use search() for one query",
-            ));
-        }
-        let mut owned = Vec::new();
-        for q in queries.try_iter()? {
-            owned.push(query_text(&q?)?);
-        }
+        let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = search::check_k(k).map_err(CoreError)?.min(index.len());
@@ -765,6 +757,39 @@ impl PyIndex {
             })
             .map_err(CoreError)?;
         Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
+    }
+
+    /// `batch_search` as one list of `(docid, score)` tuples per query, in
+    /// input order (an empty query gives `[]`).
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_pairs<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: i64,
+        threads: Option<usize>,
+        model: &str,
+        variant: &str,
+        k1: f64,
+        b: f64,
+        length: &str,
+        delta: Option<f64>,
+        algorithm: &str,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let owned = query_list(queries)?;
+        let k = search::check_k(k).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
+        let index = self.snapshot();
+        let results = detached(py, threads, || {
+            Ok(search::batch_search(&index, &owned, k, &model, algorithm))
+        })?;
+        let out = PyList::empty(py);
+        for docs in &results {
+            out.append(pairs(py, &index, &self.docids, docs)?)?;
+        }
+        Ok(out)
     }
 
     /// Explains the score of `docid` for `query`, term by term.
@@ -841,6 +866,20 @@ impl PyIndex {
         }
         Ok(())
     }
+}
+
+/// The texts of a list of queries.
+fn query_list(queries: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if queries.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "queries must be a list of str, not a single str; use search() for one query",
+        ));
+    }
+    let mut owned = Vec::new();
+    for q in queries.try_iter()? {
+        owned.push(query_text(&q?)?);
+    }
+    Ok(owned)
 }
 
 /// A fresh, unique scratch folder name under the system's temporary folder.
