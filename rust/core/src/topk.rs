@@ -1,11 +1,13 @@
 //! The k best hits of one segment under the tie rule (score descending,
 //! then docid rank ascending).
 //!
-//! Small k: a binary heap whose root is the worst kept hit, so the
-//! threshold is always the exact k-th score. Large k: hits are appended to a
-//! buffer, which is cut back to its k best (a linear-time selection) each
-//! time it reaches 2k: amortised O(1) per hit instead of a heap's O(log k)
-//! unpredictable branches, with a threshold that lags a little.
+//! A hit is one integer: its score as a key whose ascending order is
+//! descending score, above its local doc id. Small k: a binary heap whose
+//! root is the worst kept hit, so the threshold is always the exact k-th
+//! score. Large k: hits are appended to a buffer, which is cut back to its k
+//! best (an integer selection) each time it reaches 2k: amortised O(1) per
+//! hit instead of a heap's O(log k) unpredictable branches, with a threshold
+//! that lags a little.
 //!
 //! Hits are compared by score first; the docid rank, a random access into a
 //! per-document table, is only looked up to break a tie, which is rare, so
@@ -13,21 +15,15 @@
 
 use crate::search::ScoredDoc;
 
-/// A kept hit.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    score: f32,
-    doc: u32,
-}
-
 /// Past this k, hits go to a buffer cut back by selection, not a heap.
 const HEAP_MAX_K: usize = 64;
 
 /// The k best hits so far.
 pub struct TopK {
     k: usize,
-    /// A heap (root = worst) for small k; a buffer of up to 2k for large k.
-    heap: Vec<Entry>,
+    /// Packed hits ([`pack`]): a heap (root = worst) for small k; a buffer
+    /// of up to 2k for large k.
+    hits: Vec<u64>,
     /// Large k: the k-th best score at the last cut, once k hits were seen.
     cut_score: Option<f32>,
 }
@@ -38,7 +34,7 @@ impl TopK {
         let capacity = if k <= HEAP_MAX_K { k } else { 2 * k };
         TopK {
             k,
-            heap: Vec::with_capacity(capacity.min(1 << 17)),
+            hits: Vec::with_capacity(capacity.min(1 << 17)),
             cut_score: None,
         }
     }
@@ -53,8 +49,8 @@ impl TopK {
         if !self.is_heap() {
             return self.cut_score;
         }
-        match self.heap.first() {
-            Some(worst) if self.heap.len() >= self.k => Some(worst.score),
+        match self.hits.first() {
+            Some(&worst) if self.hits.len() >= self.k => Some(score_of(worst)),
             _ => None,
         }
     }
@@ -76,23 +72,23 @@ impl TopK {
     /// the threshold may have changed.
     #[inline]
     pub fn push(&mut self, doc: u32, score: f32, rank: impl Fn(u32) -> u32) -> bool {
-        let entry = Entry { score, doc };
+        let hit = pack(score, doc);
         if !self.is_heap() {
-            self.heap.push(entry);
-            if self.heap.len() >= 2 * self.k {
+            self.hits.push(hit);
+            if self.hits.len() >= 2 * self.k {
                 self.cut(&rank);
                 return true;
             }
             return false;
         }
-        if self.heap.len() < self.k {
-            self.heap.push(entry);
-            self.sift_up(self.heap.len() - 1, &rank);
-            return self.heap.len() == self.k;
+        if self.hits.len() < self.k {
+            self.hits.push(hit);
+            self.sift_up(self.hits.len() - 1, &rank);
+            return self.hits.len() == self.k;
         }
-        match self.heap.first() {
-            Some(&worst) if worse(worst, entry, &rank) => {
-                self.heap[0] = entry;
+        match self.hits.first() {
+            Some(&worst) if worse(worst, hit, &rank) => {
+                self.hits[0] = hit;
                 self.sift_down(0, &rank);
                 true
             }
@@ -102,14 +98,29 @@ impl TopK {
 
     /// Large k: keeps the buffer's k best, and their worst score.
     fn cut(&mut self, rank: &impl Fn(u32) -> u32) {
-        if self.heap.len() <= self.k {
+        let k = self.k;
+        if self.hits.len() <= k {
             return;
         }
-        let k = self.k;
-        self.heap
-            .select_nth_unstable_by(k - 1, |a, b| better_first(*a, *b, rank));
-        self.heap.truncate(k);
-        self.cut_score = Some(self.heap[k - 1].score);
+        // The packed order breaks score ties by doc id; the tie rule by
+        // docid rank. They only disagree on hits tied with the k-th.
+        self.hits.select_nth_unstable(k - 1);
+        let boundary = self.hits[k - 1] >> 32;
+        if self.hits[k..].iter().any(|&h| h >> 32 == boundary) {
+            let mut tied: Vec<u64> = self
+                .hits
+                .iter()
+                .copied()
+                .filter(|&h| h >> 32 == boundary)
+                .collect();
+            tied.sort_unstable_by_key(|&h| rank(h as u32));
+            self.hits.retain(|&h| h >> 32 < boundary);
+            let missing = k - self.hits.len();
+            self.hits.extend_from_slice(&tied[..missing]);
+        } else {
+            self.hits.truncate(k);
+        }
+        self.cut_score = Some(score_of(boundary << 32));
     }
 
     /// The kept hits, best first.
@@ -117,25 +128,20 @@ impl TopK {
         if !self.is_heap() {
             self.cut(&rank);
         }
-        // Score keys above the docid: a radix sort on the score alone, ties
-        // (rare) then ordered by docid rank. A thousand hits sort several times
-        // faster so than by comparisons, whose branches on random scores mispredict.
-        let mut packed: Vec<u64> = self
-            .heap
-            .iter()
-            .map(|e| (u64::from(score_key(e.score)) << 32) | u64::from(e.doc))
-            .collect();
-        radsort::sort_by_key(&mut packed, |&p| (p >> 32) as u32);
-        for tied in packed.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
+        // A radix sort on the score alone, ties (rare) then ordered by docid
+        // rank: a thousand hits sort several times faster so than by
+        // comparisons, whose branches on random scores mispredict.
+        let mut hits = self.hits;
+        radsort::sort_by_key(&mut hits, |&h| (h >> 32) as u32);
+        for tied in hits.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
             if tied.len() > 1 {
-                tied.sort_unstable_by_key(|&p| rank(p as u32));
+                tied.sort_unstable_by_key(|&h| rank(h as u32));
             }
         }
-        packed
-            .into_iter()
-            .map(|p| ScoredDoc {
-                doc: p as u32,
-                score: key_score((p >> 32) as u32),
+        hits.into_iter()
+            .map(|h| ScoredDoc {
+                doc: h as u32,
+                score: score_of(h),
             })
             .collect()
     }
@@ -143,51 +149,55 @@ impl TopK {
     fn sift_up(&mut self, mut i: usize, rank: &impl Fn(u32) -> u32) {
         while i > 0 {
             let parent = (i - 1) / 2;
-            if !worse(self.heap[i], self.heap[parent], rank) {
+            if !worse(self.hits[i], self.hits[parent], rank) {
                 break;
             }
-            self.heap.swap(i, parent);
+            self.hits.swap(i, parent);
             i = parent;
         }
     }
 
     fn sift_down(&mut self, mut i: usize, rank: &impl Fn(u32) -> u32) {
-        let n = self.heap.len();
+        let n = self.hits.len();
         loop {
             let (left, right) = (2 * i + 1, 2 * i + 2);
             let mut worst = i;
-            if left < n && worse(self.heap[left], self.heap[worst], rank) {
+            if left < n && worse(self.hits[left], self.hits[worst], rank) {
                 worst = left;
             }
-            if right < n && worse(self.heap[right], self.heap[worst], rank) {
+            if right < n && worse(self.hits[right], self.hits[worst], rank) {
                 worst = right;
             }
             if worst == i {
                 return;
             }
-            self.heap.swap(i, worst);
+            self.hits.swap(i, worst);
             i = worst;
         }
     }
 }
 
-/// The tie rule as an ordering, best first.
+/// Whether hit `a` ranks below hit `b`: a lower score, or the same score
+/// and a later docid.
 #[inline]
-fn better_first(a: Entry, b: Entry, rank: &impl Fn(u32) -> u32) -> std::cmp::Ordering {
-    b.score
-        .total_cmp(&a.score)
-        .then_with(|| rank(a.doc).cmp(&rank(b.doc)))
+fn worse(a: u64, b: u64, rank: &impl Fn(u32) -> u32) -> bool {
+    let (ka, kb) = (a >> 32, b >> 32);
+    if ka != kb {
+        return ka > kb;
+    }
+    rank(a as u32) > rank(b as u32)
 }
 
-/// Whether `a` ranks below `b`: a lower score, or the same score and a
-/// later docid.
+/// A hit as one integer: the score's key above the doc id.
 #[inline]
-fn worse(a: Entry, b: Entry, rank: &impl Fn(u32) -> u32) -> bool {
-    match a.score.total_cmp(&b.score) {
-        std::cmp::Ordering::Less => true,
-        std::cmp::Ordering::Greater => false,
-        std::cmp::Ordering::Equal => rank(a.doc) > rank(b.doc),
-    }
+fn pack(score: f32, doc: u32) -> u64 {
+    (u64::from(score_key(score)) << 32) | u64::from(doc)
+}
+
+/// The score of a packed hit.
+#[inline]
+fn score_of(hit: u64) -> f32 {
+    key_score((hit >> 32) as u32)
 }
 
 /// A key whose ascending order is descending score, in `f32::total_cmp`
