@@ -8,7 +8,8 @@ qrels/test.tsv when it exists, else every query) or a saved rserini index folder
 --queries-file. Every algorithm's results are checked against the exhaustive ones
 (docids, order and float32 scores, bit for bit) before its time counts. Times are
 ``batch_search(threads=1)`` over all queries (no Python objects per hit), best of
---repeat passes, in CPU seconds of this process. Prints a Markdown table.
+--repeat passes, in CPU seconds of this process. Prints a Markdown table, then the
+speed-up of ``batch_search`` from one thread to two (wall time, best of --repeat).
 """
 
 from __future__ import annotations
@@ -85,6 +86,19 @@ def main() -> None:
             cells.append(f"{len(queries) / best:,.0f}")
         print(f"| {k} | " + " | ".join(cells) + " |")
     print("\nQPS, one thread; every algorithm returned exactly the exhaustive results.")
+    print("\n`batch_search` (auto) on two threads against one, wall time:")
+    for k in (10, 1000):
+        wall = {}
+        for threads in (1, 2):
+            wall[threads] = float("inf")
+            for _ in range(args.repeat):
+                start = time.perf_counter()
+                index.batch_search(queries, k, threads=threads)
+                wall[threads] = min(wall[threads], time.perf_counter() - start)
+        print(
+            f"- k = {k}: {len(queries) / wall[1]:,.0f} -> {len(queries) / wall[2]:,.0f} QPS, "
+            f"{wall[1] / wall[2]:.2f}x"
+        )
 
 
 if __name__ == "__main__":

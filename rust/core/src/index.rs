@@ -832,15 +832,14 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
     let mut stream = term_union(segments);
     let mut term_builder = fst::MapBuilder::memory();
     let mut written = crate::segment::PostingsWriter::default();
-    // The batch's lists end to end: `ends[i]` is where list `i` ends.
-    let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+    let mut batch = crate::segment::ListBatch::default();
     let mut hits = Vec::new();
     let mut num_terms = 0u64;
     while let Some((term, found)) = fst::Streamer::next(&mut stream) {
         hits.clear();
         hits.extend_from_slice(found);
         hits.sort_unstable_by_key(|h: &fst::map::IndexedValue| h.index);
-        let before = docs.len();
+        let before = batch.docs.len();
         for h in &hits {
             let map = &remap[h.index];
             segments[h.index]
@@ -849,27 +848,21 @@ pub(crate) fn merge(segments: &[Segment]) -> Result<Segment> {
                     if let Some(&new) = map.get(d as usize)
                         && new != u32::MAX
                     {
-                        docs.push(new);
-                        tfs.push(tf);
+                        batch.docs.push(new);
+                        batch.tfs.push(tf);
                     }
                 });
         }
-        if docs.len() == before {
+        if batch.docs.len() == before {
             continue;
         }
         term_builder
             .insert(term, num_terms)
             .map_err(|e| Error::Document(format!("cannot build the term dictionary: {e}")))?;
         num_terms += 1;
-        ends.push(docs.len());
-        if docs.len() >= crate::segment::ENCODE_BATCH {
-            written.extend_flat(&docs, &tfs, &ends, &lengths);
-            docs.clear();
-            tfs.clear();
-            ends.clear();
-        }
+        batch.end_list(&mut written, &lengths);
     }
-    written.extend_flat(&docs, &tfs, &ends, &lengths);
+    batch.flush(&mut written, &lengths);
     let terms = crate::data::Data::owned(
         term_builder
             .into_inner()

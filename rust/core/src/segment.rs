@@ -28,7 +28,7 @@ const ANALYSIS_CHUNK: usize = 512;
 
 /// Postings compressed per parallel batch when finishing or merging: bounds
 /// the uncompressed lists held besides the builder's own.
-pub(crate) const ENCODE_BATCH: usize = 1 << 20;
+const ENCODE_BATCH: usize = 1 << 20;
 
 /// Terms compressed per parallel task.
 const ENCODE_TASK_TERMS: usize = 1024;
@@ -566,19 +566,12 @@ impl SegmentBuilder {
             terms.into_iter().map(|(_, id)| id).collect::<Vec<u32>>()
         };
         let mut written = PostingsWriter::default();
-        // A batch of lists end to end: `ends[i]` is where list `i` ends.
-        let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        let mut batch = ListBatch::default();
         for &id in &order {
-            postings.read(id, &mut docs, &mut tfs);
-            ends.push(docs.len());
-            if docs.len() >= ENCODE_BATCH {
-                written.extend_flat(&docs, &tfs, &ends, &lengths);
-                docs.clear();
-                tfs.clear();
-                ends.clear();
-            }
+            postings.read(id, &mut batch.docs, &mut batch.tfs);
+            batch.end_list(&mut written, &lengths);
         }
-        written.extend_flat(&docs, &tfs, &ends, &lengths);
+        batch.flush(&mut written, &lengths);
         let num_docs = docid_ends.len() as u32;
         let store = store
             .map(|writer| open_store(writer.finish(), num_docs))
@@ -687,7 +680,7 @@ impl SortedRun {
             .collect();
         let (mut term_text, mut term_ends) = (String::new(), Vec::new());
         let mut written = PostingsWriter::default();
-        let (mut docs, mut tfs, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        let mut batch = ListBatch::default();
         let mut decoder = postings::BlockDecoder::default();
         while let Some(Reverse((term, _, _))) = next.peek().copied() {
             while let Some(Reverse((t, r, ord))) = next.peek().copied()
@@ -699,8 +692,9 @@ impl SortedRun {
                     let Some(len) = decoder.decode(&list, b) else {
                         break;
                     };
-                    docs.extend(decoder.docs[..len].iter().map(|&d| d + bases[r]));
-                    tfs.extend_from_slice(&decoder.tfs[..len]);
+                    let shifted = decoder.docs[..len].iter().map(|&d| d + bases[r]);
+                    batch.docs.extend(shifted);
+                    batch.tfs.extend_from_slice(&decoder.tfs[..len]);
                 }
                 if ord + 1 < runs[r].num_terms() {
                     next.push(Reverse((runs[r].term(ord + 1), r, ord + 1)));
@@ -708,15 +702,9 @@ impl SortedRun {
             }
             term_text.push_str(term);
             term_ends.push(term_text.len());
-            ends.push(docs.len());
-            if docs.len() >= ENCODE_BATCH {
-                written.extend_flat(&docs, &tfs, &ends, &lengths);
-                docs.clear();
-                tfs.clear();
-                ends.clear();
-            }
+            batch.end_list(&mut written, &lengths);
         }
-        written.extend_flat(&docs, &tfs, &ends, &lengths);
+        batch.flush(&mut written, &lengths);
         Ok(SortedRun {
             term_text,
             term_ends,
@@ -832,6 +820,37 @@ impl PostingsWriter {
             self.bytes.extend_from_slice(&part.bytes);
             self.blocks.extend_from_slice(&part.blocks);
         }
+    }
+}
+
+/// Posting lists gathered end to end and compressed into a
+/// [`PostingsWriter`] a batch at a time, so that the uncompressed lists need
+/// not all be in memory at once.
+#[derive(Default)]
+pub(crate) struct ListBatch {
+    /// The postings of the lists gathered, end to end.
+    pub(crate) docs: Vec<u32>,
+    pub(crate) tfs: Vec<u32>,
+    /// `ends[i]` is where list `i` ends.
+    ends: Vec<usize>,
+}
+
+impl ListBatch {
+    /// Ends the list being gathered; compresses the batch into `out` once
+    /// it is large. `lengths` are the segment's document lengths.
+    pub(crate) fn end_list(&mut self, out: &mut PostingsWriter, lengths: &[u32]) {
+        self.ends.push(self.docs.len());
+        if self.docs.len() >= ENCODE_BATCH {
+            self.flush(out, lengths);
+        }
+    }
+
+    /// Compresses the lists gathered into `out`.
+    pub(crate) fn flush(&mut self, out: &mut PostingsWriter, lengths: &[u32]) {
+        out.extend_flat(&self.docs, &self.tfs, &self.ends, lengths);
+        self.docs.clear();
+        self.tfs.clear();
+        self.ends.clear();
     }
 }
 

@@ -165,15 +165,6 @@ impl DocidStrings {
     }
 }
 
-/// The docid string of a hit (empty for an id a damaged file could give).
-fn hit_docid<'py>(
-    py: Python<'py>,
-    docid: &mut dyn FnMut(u32) -> Option<Bound<'py, PyString>>,
-    doc: u32,
-) -> Bound<'py, PyString> {
-    docid(doc).unwrap_or_else(|| PyString::new(py, ""))
-}
-
 /// Hits with docids and 1-based ranks, as a Python list.
 pub fn hits<'py>(
     py: Python<'py>,
@@ -181,36 +172,16 @@ pub fn hits<'py>(
     docids: &DocidStrings,
     docs: &[ScoredDoc],
 ) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    docids.with(py, index, |docid| {
-        for (i, d) in docs.iter().enumerate() {
-            let hit = Bound::new(
-                py,
-                PyHit {
-                    docid: hit_docid(py, docid, d.doc).unbind(),
-                    score: f64::from(d.score),
-                    rank: i + 1,
-                },
-            )?;
-            // A hit holds a string and numbers, so it can never be part of a
-            // reference cycle: left tracked, a thousand hits per query kept
-            // in a list make every collection of the cyclic GC walk them all.
-            untrack(&hit);
-            list.append(hit)?;
-        }
-        Ok(list)
+    ranked_list(py, index, docids, docs, |docid, rank, d| {
+        Bound::new(
+            py,
+            PyHit {
+                docid: docid.unbind(),
+                score: f64::from(d.score),
+                rank,
+            },
+        )
     })
-}
-
-/// Takes an object that holds only strings and numbers (so can never be in
-/// a reference cycle) out of the cycle collector's lists.
-fn untrack<T>(object: &Bound<'_, T>) {
-    // SAFETY: `object` is alive and of a GC type (tuples, pyclasses);
-    // untracking an object twice (here and at its deallocation) is allowed.
-    #[allow(unsafe_code)]
-    unsafe {
-        pyo3::ffi::PyObject_GC_UnTrack(object.as_ptr().cast())
-    };
 }
 
 /// `(docid, score)` tuples, best first, as a Python list.
@@ -220,21 +191,43 @@ pub fn pairs<'py>(
     docids: &DocidStrings,
     docs: &[ScoredDoc],
 ) -> PyResult<Bound<'py, PyList>> {
+    ranked_list(py, index, docids, docs, |docid, _, d| {
+        PyTuple::new(
+            py,
+            [
+                docid.into_any(),
+                PyFloat::new(py, f64::from(d.score)).into_any(),
+            ],
+        )
+    })
+}
+
+/// A list of what `make(docid, rank, hit)` makes of each hit, best first.
+/// The items hold only strings and numbers, so they can never be part of a
+/// reference cycle: they are taken out of the cycle collector at once (as
+/// it would do itself for tuples, on its first pass over them), or a
+/// thousand of them per kept ranking would make every collection walk them.
+fn ranked_list<'py, T>(
+    py: Python<'py>,
+    index: &Arc<Index>,
+    docids: &DocidStrings,
+    docs: &[ScoredDoc],
+    mut make: impl FnMut(Bound<'py, PyString>, usize, &ScoredDoc) -> PyResult<Bound<'py, T>>,
+) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
     docids.with(py, index, |docid| {
-        for d in docs {
-            let pair = PyTuple::new(
-                py,
-                [
-                    hit_docid(py, docid, d.doc).into_any(),
-                    PyFloat::new(py, f64::from(d.score)).into_any(),
-                ],
-            )?;
-            // Untracked now, as the cycle collector would do on its first
-            // pass over a tuple of atoms: that pass over a thousand tuples
-            // per kept ranking is what it saves.
-            untrack(&pair);
-            list.append(pair)?;
+        for (i, d) in docs.iter().enumerate() {
+            // Only a damaged file could give an id the index does not hold.
+            let name = docid(d.doc).unwrap_or_else(|| PyString::new(py, ""));
+            let item = make(name, i + 1, d)?;
+            // SAFETY: `item` is alive and of a GC type (a tuple or a
+            // pyclass); untracking an object twice (here and at its
+            // deallocation) is allowed.
+            #[allow(unsafe_code)]
+            unsafe {
+                pyo3::ffi::PyObject_GC_UnTrack(item.as_ptr().cast())
+            };
+            list.append(item.into_any())?;
         }
         Ok(list)
     })
