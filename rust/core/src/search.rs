@@ -157,7 +157,7 @@ struct Accumulator {
     /// Documents given a score, in first-touched order (sparse mode only).
     touched: Vec<u32>,
     /// Dense mode: no touched list; every slot is read (and cleared) when
-    /// the top k is selected. For queries whose postings outnumber a good
+    /// the top k is selected, which ends the mode. For queries whose postings outnumber a good
     /// share of the documents, one sequential scan is cheaper than a check
     /// and a push per posting.
     dense: bool,
@@ -167,8 +167,9 @@ struct Accumulator {
 impl Accumulator {
     /// Clears the previous query's entries and makes room for `num_docs`.
     fn reset(&mut self, num_docs: usize, dense: bool) {
-        self.dense = dense;
-        if self.touched.len() > self.scores.len() / 8 {
+        // Still dense: the last query's selection did not clear its slots
+        // (it did not run to the end).
+        if std::mem::replace(&mut self.dense, dense) || self.touched.len() > self.scores.len() / 8 {
             self.scores.fill(f64::from_bits(UNTOUCHED));
         } else {
             for &d in &self.touched {
@@ -534,6 +535,7 @@ fn select_top_k(segment: &Segment, acc: &mut Accumulator, k: usize) -> Vec<Score
             }
             floor = top.threshold() as f32;
         }
+        acc.dense = false;
     } else {
         for &doc in &acc.touched {
             // Ids past the segment's end can only come from a damaged file.

@@ -616,13 +616,7 @@ impl SortedRun {
 
     /// The docid of `doc`.
     pub(crate) fn docid(&self, doc: usize) -> Option<&str> {
-        let end = *self.docid_ends.get(doc)?;
-        let start = if doc == 0 {
-            0
-        } else {
-            self.docid_ends[doc - 1]
-        };
-        self.docid_text.get(start..end)
+        piece(&self.docid_text, &self.docid_ends, doc)
     }
 
     /// Number of terms.
