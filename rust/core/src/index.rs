@@ -579,8 +579,8 @@ impl IndexBuilder {
     }
 
     /// Sets the memory budget: the estimated bytes of uncompressed postings,
-    /// terms and docids held before they are compressed into a segment of
-    /// their own (merged into one at `finish`). Smaller budgets use less
+    /// terms and docids held before they are compressed into a sorted run
+    /// of their own (the runs are merged into one segment at `finish`). Smaller budgets use less
     /// memory and build a little slower; 0 compresses after every batch.
     pub fn with_memory_budget(mut self, bytes: usize) -> Self {
         self.budget = bytes;
@@ -651,7 +651,7 @@ impl IndexBuilder {
         Ok(())
     }
 
-    /// Compresses the in-memory segment and keeps it.
+    /// Compresses the in-memory segment and keeps it as a sorted run.
     fn flush(&mut self) -> Result<()> {
         if self.segment.is_empty() {
             return Ok(());
@@ -979,15 +979,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_budget_keeps_compressed_runs_until_finish() {
-        let docs = corpus(500);
+    /// A builder with a memory budget of 0, given `docs` in batches of `batch`:
+    /// every batch becomes a run of its own.
+    fn zero_budget_builder(docs: &[Doc], batch: usize) -> IndexBuilder {
         let mut builder = IndexBuilder::new(AnalyzerConfig::default(), false)
             .unwrap()
             .with_memory_budget(0);
-        for part in docs.chunks(50) {
+        for part in docs.chunks(batch) {
             builder.add_batch(part.to_vec()).unwrap();
         }
+        builder
+    }
+
+    #[test]
+    fn a_budget_keeps_compressed_runs_until_finish() {
+        let docs = corpus(500);
+        let builder = zero_budget_builder(&docs, 50);
         assert_eq!(builder.done.len(), 10);
         assert_eq!(builder.len(), 500);
         assert_eq!(builder.finish().unwrap().segments.len(), 1);
@@ -996,12 +1003,7 @@ mod tests {
     #[test]
     fn duplicates_are_found_across_flushed_segments() {
         let docs = corpus(300);
-        let mut builder = IndexBuilder::new(AnalyzerConfig::default(), false)
-            .unwrap()
-            .with_memory_budget(0);
-        for part in docs.chunks(100) {
-            builder.add_batch(part.to_vec()).unwrap();
-        }
+        let mut builder = zero_budget_builder(&docs, 100);
         let again = vec![Doc::new("x", "new"), docs[5].clone()];
         let err = builder.add_batch(again).unwrap_err().to_string();
         assert!(err.contains("duplicate docid"), "{err}");

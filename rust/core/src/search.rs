@@ -157,9 +157,9 @@ struct Accumulator {
     /// Documents given a score, in first-touched order (sparse mode only).
     touched: Vec<u32>,
     /// Dense mode: no touched list; every slot is read (and cleared) when
-    /// the top k is selected, which ends the mode. For queries whose postings outnumber a good
-    /// share of the documents, one sequential scan is cheaper than a check
-    /// and a push per posting.
+    /// the top k is selected, which ends the mode. For queries whose
+    /// postings outnumber a good share of the documents, one sequential scan
+    /// is cheaper than a check and a push per posting.
     dense: bool,
     decoders: Vec<BlockDecoder>,
 }
