@@ -154,19 +154,22 @@ fn wrong_type(key: &str, value: &Value) -> FieldError {
     FieldError::WrongType(format!("field {key:?} must be a string, got {kind}"))
 }
 
-fn id_field(map: &serde_json::Map<String, Value>, key: &str) -> Option<Result<String, FieldError>> {
-    map.get(key).map(|v| match v {
-        Value::String(s) => Ok(s.clone()),
+fn id_field(
+    map: &mut serde_json::Map<String, Value>,
+    key: &str,
+) -> Option<Result<String, FieldError>> {
+    map.remove(key).map(|v| match v {
+        Value::String(s) => Ok(s),
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(wrong_type(key, other)),
+        other => Err(wrong_type(key, &other)),
     })
 }
 
-fn text_field(map: &serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
-    match map.get(key) {
+fn text_field(map: &mut serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
+    match map.remove(key) {
         None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(wrong_type(key, other)),
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(wrong_type(key, &other)),
     }
 }
 
@@ -174,11 +177,12 @@ fn text_field(map: &serde_json::Map<String, Value>, key: &str) -> Result<String,
 /// or `"docid"` (a string or a number); the text is `"contents"` (Pyserini's
 /// JsonCollection) or else `title + " " + text` (BEIR, a missing field
 /// counting as empty). The one rule for files, Python dicts and the
-/// document store.
-pub fn fields_of(map: &serde_json::Map<String, Value>) -> Result<(String, String), FieldError> {
+/// document store. Takes the fields out of `map`.
+pub fn fields_of(mut map: serde_json::Map<String, Value>) -> Result<(String, String), FieldError> {
+    let beir = map.contains_key("_id");
     let id = ["id", "_id", "docid"]
         .iter()
-        .find_map(|key| id_field(map, key))
+        .find_map(|key| id_field(&mut map, key))
         .ok_or_else(|| {
             FieldError::NoId(
                 "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)"
@@ -186,53 +190,60 @@ pub fn fields_of(map: &serde_json::Map<String, Value>) -> Result<(String, String
             )
         })??;
     if map.contains_key("contents") {
-        return Ok((id, text_field(map, "contents")?));
+        return Ok((id, text_field(&mut map, "contents")?));
     }
     if !map.contains_key("text") && !map.contains_key("title") {
-        return Err(FieldError::Missing(if map.contains_key("_id") {
+        return Err(FieldError::Missing(if beir {
             "missing field \"text\": a BEIR corpus line is {\"_id\": ..., \"title\": ..., \"text\": ...}".into()
         } else {
             "missing field \"contents\": a Pyserini JsonCollection line is {\"id\": ..., \"contents\": ...}".into()
         }));
     }
-    let title = text_field(map, "title")?;
-    let text = text_field(map, "text")?;
-    Ok((id, format!("{title} {text}")))
+    let mut title = text_field(&mut map, "title")?;
+    let text = text_field(&mut map, "text")?;
+    title.push(' ');
+    title.push_str(&text);
+    Ok((id, title))
 }
 
 /// [`fields_of`] for a JSON object given as text.
 pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
     match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Object(map)) => fields_of(&map),
+        Ok(Value::Object(map)) => fields_of(map),
         Ok(_) => Err(FieldError::Json("expected a JSON object".into())),
         Err(e) => Err(FieldError::Json(format!("malformed JSON: {e}"))),
     }
 }
 
-/// One document from one JSON line, which the document store keeps whole.
-fn document_from(path: &Path, line: usize, bytes: &[u8]) -> Result<Doc> {
+/// One document from one JSON line; with `keep_raw`, the line itself too,
+/// which the document store keeps whole.
+fn document_from(path: &Path, line: usize, bytes: &[u8], keep_raw: bool) -> Result<Doc> {
     let map = parse_json(path, line, bytes)?;
-    let (docid, contents) = fields_of(&map).map_err(|e| Error::Parse {
+    let (docid, contents) = fields_of(map).map_err(|e| Error::Parse {
         path: path.to_path_buf(),
         line,
         message: e.to_string(),
     })?;
-    let raw = std::str::from_utf8(bytes)
-        .unwrap_or_default()
-        .trim_end()
-        .to_owned();
+    let raw = keep_raw.then(|| {
+        std::str::from_utf8(bytes)
+            .unwrap_or_default()
+            .trim_end()
+            .to_owned()
+    });
     Ok(Doc {
         docid,
         contents,
-        raw: Some(raw),
-        derived: true,
+        raw,
+        derived: keep_raw,
     })
 }
 
 /// Streams the documents of every corpus file under `path` in batches, in
-/// file and line order. Returns the number of documents read.
+/// file and line order, keeping each line as the document's `raw` JSON if
+/// `keep_raw` (for a document store). Returns the number of documents read.
 pub fn read_documents(
     path: &Path,
+    keep_raw: bool,
     mut on_batch: impl FnMut(Vec<Doc>) -> Result<()>,
 ) -> Result<usize> {
     let mut count = 0;
@@ -240,7 +251,7 @@ pub fn read_documents(
         for_each_line_batch(&file, |lines| {
             let docs: Vec<Doc> = lines
                 .par_iter()
-                .map(|(line, bytes)| document_from(&file, *line, bytes))
+                .map(|(line, bytes)| document_from(&file, *line, bytes, keep_raw))
                 .collect::<Result<_>>()?;
             count += docs.len();
             on_batch(docs)
@@ -272,9 +283,9 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
                 };
                 out.push((qid.trim().to_owned(), query.to_owned()));
             } else {
-                let map = parse_json(path, line, &bytes)?;
-                let qid = id_field(&map, "_id")
-                    .or_else(|| id_field(&map, "id"))
+                let mut map = parse_json(path, line, &bytes)?;
+                let qid = id_field(&mut map, "_id")
+                    .or_else(|| id_field(&mut map, "id"))
                     .ok_or_else(|| err("missing field \"_id\": a BEIR query line is {\"_id\": ..., \"text\": ...}".into()))?
                     .map_err(|e| err(e.to_string()))?;
                 let text = match map.get("text").or_else(|| map.get("contents")) {

@@ -24,7 +24,7 @@ use crate::fieldnorm;
 use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
 
 /// Documents per parallel analysis task.
-const ANALYSIS_CHUNK: usize = 512;
+const ANALYSIS_CHUNK: usize = 1024;
 
 /// Postings compressed per parallel batch when finishing or merging: bounds
 /// the uncompressed lists held besides the builder's own.
@@ -355,6 +355,15 @@ fn term_hash(term: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(term)
 }
 
+/// The first 8 bytes of `term`, zero-padded, as a number that orders as
+/// the bytes do: terms whose keys differ compare as their keys.
+fn prefix_key(term: &str) -> u64 {
+    let mut head = [0u8; 8];
+    let n = term.len().min(8);
+    head[..n].copy_from_slice(&term.as_bytes()[..n]);
+    u64::from_be_bytes(head)
+}
+
 /// The `i`-th of strings kept end to end in `text`, `ends[i]` being where
 /// it ends.
 fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> Option<&'a str> {
@@ -558,16 +567,23 @@ impl SegmentBuilder {
             store,
             ..
         } = self;
-        let order = {
-            let mut terms: Vec<(&str, u32)> = (0..vocabulary.len() as u32)
-                .map(|id| (vocabulary.term(id), id))
-                .collect();
-            terms.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-            terms.into_iter().map(|(_, id)| id).collect::<Vec<u32>>()
-        };
+        // Sorted on an 8-byte prefix first, so most comparisons read no
+        // text; the sorted terms are then written out end to end, so the
+        // run merge and the dictionary read them in sequence.
+        let mut sorted: Vec<(u64, &str, u32)> = (0..vocabulary.len() as u32)
+            .map(|id| {
+                let term = vocabulary.term(id);
+                (prefix_key(term), term, id)
+            })
+            .collect();
+        sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        let mut term_text = String::with_capacity(vocabulary.text.len());
+        let mut term_ends = Vec::with_capacity(sorted.len());
         let mut written = PostingsWriter::default();
         let mut batch = ListBatch::default();
-        for &id in &order {
+        for &(_, term, id) in &sorted {
+            term_text.push_str(term);
+            term_ends.push(term_text.len());
             postings.read(id, &mut batch.docs, &mut batch.tfs);
             batch.end_list(&mut written, &lengths);
         }
@@ -577,9 +593,8 @@ impl SegmentBuilder {
             .map(|writer| open_store(writer.finish(), num_docs))
             .transpose()?;
         Ok(SortedRun {
-            term_text: vocabulary.text,
-            term_ends: vocabulary.ends,
-            order: Some(order),
+            term_text,
+            term_ends,
             postings: written,
             docid_text,
             docid_ends,
@@ -594,11 +609,10 @@ impl SegmentBuilder {
 /// part and merges them ([`SortedRun::merge`]), so that the dictionary, the
 /// costliest structure to build, is built once.
 pub(crate) struct SortedRun {
-    /// Term texts end to end; `term_ends[t]` is where term `t` ends.
+    /// Term texts in byte order, end to end; `term_ends[t]` is where the
+    /// term of ordinal `t` ends.
     term_text: String,
     term_ends: Vec<usize>,
-    /// Term ids in byte order (`None`: ids are already in byte order).
-    order: Option<Vec<u32>>,
     /// The posting lists, in byte order of their terms.
     postings: PostingsWriter,
     /// Every docid, end to end; `docid_ends[i]` is where docid `i` ends.
@@ -626,8 +640,7 @@ impl SortedRun {
 
     /// The term of ordinal `ord` (its rank in byte order).
     fn term(&self, ord: usize) -> &str {
-        let id = self.order.as_ref().map_or(ord as u32, |order| order[ord]);
-        Interner::get(&self.term_text, &self.term_ends, id)
+        Interner::get(&self.term_text, &self.term_ends, ord as u32)
     }
 
     /// The posting list of ordinal `ord`.
@@ -702,7 +715,6 @@ impl SortedRun {
         Ok(SortedRun {
             term_text,
             term_ends,
-            order: None,
             postings: written,
             docid_text,
             docid_ends,
@@ -914,21 +926,41 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
     let mut touched: Vec<u32> = Vec::new();
     // (local term, local doc, tf), in doc order.
     let mut triples: Vec<(u32, u32, u32)> = Vec::new();
+    // Each distinct token is filtered (lowercased, stemmed…) once per chunk:
+    // `token_terms[token_ends[k - 1]..token_ends[k]]` are the local terms of
+    // token `k` of `tokens`.
+    let mut tokens = Interner::default();
+    let mut token_ends: Vec<usize> = Vec::new();
+    let mut token_terms: Vec<u32> = Vec::new();
     for (local_doc, doc) in chunk.iter().enumerate() {
         let mut length = 0u32;
-        analyzer.analyze_with(&doc.contents, &mut |term| {
-            length = length.saturating_add(1);
-            let hash = term_hash(term);
-            let (id, new) = terms.intern(term, hash);
+        analyzer.tokenize_with(&doc.contents, &mut |token| {
+            let (k, new) = tokens.intern(token, term_hash(token));
             if new {
-                hashes.push(hash);
-                counts.push(0);
+                analyzer.filter(token, &mut |term| {
+                    let hash = term_hash(term);
+                    let (id, new) = terms.intern(term, hash);
+                    if new {
+                        hashes.push(hash);
+                        counts.push(0);
+                    }
+                    token_terms.push(id);
+                });
+                token_ends.push(token_terms.len());
             }
-            let count = &mut counts[id as usize];
-            if *count == 0 {
-                touched.push(id);
+            let start = if k == 0 {
+                0
+            } else {
+                token_ends[k as usize - 1]
+            };
+            for &id in &token_terms[start..token_ends[k as usize]] {
+                length = length.saturating_add(1);
+                let count = &mut counts[id as usize];
+                if *count == 0 {
+                    touched.push(id);
+                }
+                *count += 1;
             }
-            *count += 1;
         });
         lengths.push(length);
         for id in touched.drain(..) {
@@ -1028,7 +1060,7 @@ impl Deletions {
 }
 
 #[cfg(test)]
-mod pool_tests {
+mod tests {
     use super::*;
 
     #[test]
@@ -1053,6 +1085,77 @@ mod pool_tests {
             pool.read(list as u32, &mut d, &mut t);
             assert_eq!(&d[1..], docs.as_slice());
             assert_eq!(&t[1..], tfs.as_slice());
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prefix_keys_order_terms_as_bytes(terms in proptest::collection::vec("[a\\x00b\\u{e9}]{0,10}", 2..40)) {
+            let mut by_key: Vec<&str> = terms.iter().map(String::as_str).collect();
+            by_key.sort_by(|a, b| prefix_key(a).cmp(&prefix_key(b)).then_with(|| a.cmp(b)));
+            let mut by_bytes = by_key.clone();
+            by_bytes.sort();
+            proptest::prop_assert_eq!(by_key, by_bytes);
+        }
+    }
+
+    #[test]
+    fn built_postings_equal_each_documents_analysis() {
+        // Tokens repeat across documents and chunks, so most are filtered
+        // once per chunk and their terms reused.
+        let words = [
+            "The",
+            "the",
+            "getUserById",
+            "user_id",
+            "Running",
+            "runs",
+            "John's",
+            "JOHN'S",
+            "a",
+            "HTTPServer",
+            "x2",
+            "of",
+            "naïve",
+            "İx",
+            "ΟΔΟΣ",
+            "__init__",
+            "e-mail",
+            "U.S.A.",
+        ];
+        let docs: Vec<Doc> = (0..2 * ANALYSIS_CHUNK + 37)
+            .map(|i| {
+                let text: Vec<&str> = (0..i % 23)
+                    .map(|j| words[(i * 7 + j * j * 3) % words.len()])
+                    .collect();
+                Doc::new(format!("d{i}"), text.join(" "))
+            })
+            .collect();
+        for preset in crate::analysis::PRESETS {
+            let analyzer = Arc::new(Analyzer::preset(preset).unwrap());
+            let mut builder = SegmentBuilder::new(analyzer.clone(), false);
+            builder.add(docs.clone()).unwrap();
+            let segment = builder.finish().unwrap();
+            let mut expected: std::collections::BTreeMap<String, Vec<(u32, u32)>> =
+                Default::default();
+            for (d, doc) in docs.iter().enumerate() {
+                let terms = analyzer.analyze(&doc.contents);
+                assert_eq!(segment.length(d as u32) as usize, terms.len(), "{preset}");
+                let mut counts: std::collections::BTreeMap<String, u32> = Default::default();
+                for term in terms {
+                    *counts.entry(term).or_default() += 1;
+                }
+                for (term, tf) in counts {
+                    expected.entry(term).or_default().push((d as u32, tf));
+                }
+            }
+            assert_eq!(segment.num_terms(), expected.len(), "{preset}");
+            for (term, list) in expected {
+                let ord = segment.term_ord(&term).expect("an indexed term");
+                let mut got = Vec::new();
+                segment.for_each_posting(ord, |doc, tf| got.push((doc, tf)));
+                assert_eq!(got, list, "{preset} {term}");
+            }
         }
     }
 }

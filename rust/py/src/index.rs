@@ -284,7 +284,7 @@ impl PyIndex {
         let bar = progress_bar(progress, None, "indexing");
         let index = detached(py, threads, || {
             let mut builder = IndexBuilder::new(config, store)?.with_memory_budget(budget);
-            corpus::read_documents(&path, |batch| {
+            corpus::read_documents(&path, store, |batch| {
                 let n = batch.len() as u64;
                 builder.add_batch(batch)?;
                 bar.inc(n);
@@ -374,7 +374,7 @@ impl PyIndex {
     fn add_jsonl(&self, py: Python<'_>, path: PathBuf) -> PyResult<usize> {
         let mut docs = Vec::new();
         py.detach(|| {
-            corpus::read_documents(&path, |batch| {
+            corpus::read_documents(&path, true, |batch| {
                 docs.extend(batch);
                 Ok(())
             })

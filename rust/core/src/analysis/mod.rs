@@ -198,15 +198,20 @@ impl Analyzer {
 
     /// Calls `emit` with each term of `text`, in order.
     pub fn analyze_with(&self, text: &str, emit: &mut dyn FnMut(&str)) {
-        let mut on_token = |token: &str| self.filter(token, emit);
+        self.tokenize_with(text, &mut |token| self.filter(token, emit));
+    }
+
+    /// Calls `on_token` with each token of `text`, in order, before the
+    /// filters; [`Analyzer::filter`] turns each into its terms.
+    pub fn tokenize_with(&self, text: &str, on_token: &mut dyn FnMut(&str)) {
         match self.config.tokenizer {
-            Tokenizer::Standard => standard::tokenize(text, &mut on_token),
+            Tokenizer::Standard => standard::tokenize(text, on_token),
             Tokenizer::Word if self.config.lowercase && !self.config.code_subtokens => {
                 let lower = filters::python_lowercase(text);
-                word::tokenize(&lower, &mut on_token);
+                word::tokenize(&lower, on_token);
             }
-            Tokenizer::Word => word::tokenize(text, &mut on_token),
-            Tokenizer::Whitespace => word::tokenize_whitespace(text, &mut on_token),
+            Tokenizer::Word => word::tokenize(text, on_token),
+            Tokenizer::Whitespace => word::tokenize_whitespace(text, on_token),
         }
     }
 
@@ -217,7 +222,10 @@ impl Analyzer {
         out
     }
 
-    fn filter(&self, token: &str, emit: &mut dyn FnMut(&str)) {
+    /// Calls `emit` with the terms of one token of [`Analyzer::tokenize_with`]
+    /// (none, one, or with code sub-tokens several). They depend on the
+    /// token alone, so an indexer may analyze each distinct token once.
+    pub fn filter(&self, token: &str, emit: &mut dyn FnMut(&str)) {
         let token = if self.config.possessive {
             filters::strip_possessive(token)
         } else {
