@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -30,3 +31,20 @@ def collection(name: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return folder
+
+
+@functools.cache
+def many_range_corpus(num_docs: int = 100_000) -> list[tuple[str, str]]:
+    """A whitespace corpus of ``num_docs`` short documents over a skewed vocabulary: more
+    documents than exhaustive scoring takes in one range (32,768), with terms in most
+    documents (scored densely) and rare ones (scored sparsely)."""
+    docs = []
+    state = 12345
+    for i in range(num_docs):
+        words = []
+        for _ in range(3 + i % 9):
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+            # Squaring skews the draw towards small ids: w0 in most documents, w300 rare.
+            words.append(f"w{((state >> 33) % 548) ** 2 // 1000}")
+        docs.append((f"doc{i:06d}", " ".join(words)))
+    return docs

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rserini
-from support import TINY, collection
+from support import TINY, collection, many_range_corpus
 
 PRUNED = ("maxscore", "bmw", "auto")
 VOCAB = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op"]
@@ -96,3 +96,19 @@ def test_unknown_algorithm_is_a_query_error() -> None:
         index.search("network", algorithm="wand")
     with pytest.raises(rserini.QueryError, match="unknown algorithm"):
         index.batch_search(["network"], algorithm="fast")
+
+
+def test_pruned_equals_exhaustive_across_document_ranges() -> None:
+    """Over more documents than exhaustive scoring takes in one range, queries scored
+    densely and sparsely, with deleted documents in every range."""
+    docs = many_range_corpus()
+    index = rserini.Index.build(docs, analyzer="whitespace", store=False, progress=False)
+    index.delete([docid for docid, _ in docs[::97]])
+    index.commit()
+    queries = ["w0 w1 w2", "w0 w7", "w150 w299", "w3 w40 w299", "w0", "w299"]
+    for params in SETTINGS:
+        for k in (10, 1000):
+            expected = index.batch_search(queries, k, algorithm="exhaustive", **params)
+            for algorithm in PRUNED:
+                got = index.batch_search(queries, k, algorithm=algorithm, **params)
+                assert same(got, expected), (algorithm, k, params)

@@ -13,6 +13,7 @@ only swap when their reference scores are within tolerance of each other.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 import reference as ref
 import rserini
+from support import many_range_corpus
 
 SETTINGS = settings(
     max_examples=100,
@@ -41,6 +43,12 @@ ABS_TOL = 1e-6
 def build(docs: Sequence[tuple[str, str]], analyzer: str = "whitespace") -> rserini.Index:
     """An index of ``docs`` without a progress bar."""
     return rserini.Index.build(list(docs), analyzer=analyzer, progress=False)
+
+
+@functools.cache
+def many_range_index() -> rserini.Index:
+    """The index of :func:`support.many_range_corpus`, built once."""
+    return build(many_range_corpus())
 
 
 def tokenize_whitespace(text: str) -> list[str]:
@@ -199,6 +207,18 @@ def test_bm25_matches_reference(variant, length, case, k1, b, delta):
     full = index.search(query, len(docs) + 2, **params)
     assert_ranking(full, expected, tolerance, len(docs) + 2)
     assert hits == full[:k]
+
+
+@pytest.mark.parametrize("query", ["w0 w1 w2", "w0 w7", "w150 w299", "w3 w40 w299"])
+def test_exhaustive_scoring_across_document_ranges_matches_reference(query):
+    """Exhaustive scoring takes a large segment a range of documents at a time, densely or
+    sparsely by the query's postings; either way it ranks and scores like the reference."""
+    docs = many_range_corpus()
+    index = many_range_index()
+    expected, tolerance = bm25_expectation(docs, query, "whitespace")
+    for k in (10, 1000):
+        hits = index.search(query, k, algorithm="exhaustive")
+        assert_ranking(hits, expected, tolerance, k)
 
 
 @SETTINGS

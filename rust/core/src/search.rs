@@ -88,20 +88,21 @@ impl Algorithm {
             // Pruning pays when the lists are long compared to the hits
             // kept, and the hits few compared to the documents (fitted on
             // per-query times of both paths over SciFact and the Linux
-            // corpus at 10 % and 100 %, k = 10 and 1000).
-            Algorithm::Auto => (postings >= AUTO_MIN_POSTINGS + AUTO_POSTINGS_PER_HIT * k as u64
+            // corpus at 10 % and 100 %, k = 10 and 1000: exhaustive scoring,
+            // a range of documents at a time in the cache, wins every deep
+            // ranking there).
+            Algorithm::Auto => (postings >= AUTO_POSTINGS_PER_HIT * k as u64
                 && num_docs as u64 >= AUTO_MIN_DOCS.max(AUTO_DOCS_PER_HIT * k as u64))
             .then_some(Pruning::MaxScore),
         }
     }
 }
 
-/// [`Algorithm::Auto`] prunes queries with at least this many postings...
-const AUTO_MIN_POSTINGS: u64 = 5_000;
-/// ...plus this many per wanted hit...
-const AUTO_POSTINGS_PER_HIT: u64 = 50;
+/// [`Algorithm::Auto`] prunes queries with at least this many postings per
+/// wanted hit...
+const AUTO_POSTINGS_PER_HIT: u64 = 1_000;
 /// ...in segments of at least this many documents per wanted hit...
-const AUTO_DOCS_PER_HIT: u64 = 200;
+const AUTO_DOCS_PER_HIT: u64 = 2_000;
 /// ...and at least this many documents (a smaller one is scored faster
 /// in full).
 const AUTO_MIN_DOCS: u64 = 20_000;
@@ -150,36 +151,38 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
 /// −0.0, so this marks the untouched slots without a second array.
 const UNTOUCHED: u64 = 0x8000_0000_0000_0000;
 
-/// Reusable per-thread scratch space: dense scores and the touched docs.
+/// Reusable per-thread scratch space: the running scores of one range of
+/// documents at a time (see [`accumulate`]).
 #[derive(Default)]
 struct Accumulator {
+    /// Scores by offset in the current range; all `UNTOUCHED` between
+    /// ranges, as each range's selection clears what it reads.
     scores: Vec<f64>,
-    /// Documents given a score, in first-touched order (sparse mode only).
+    /// Offsets given a score, in first-touched order (sparse mode only).
     touched: Vec<u32>,
-    /// Dense mode: no touched list; every slot is read (and cleared) when
-    /// the top k is selected, which ends the mode. For queries whose
-    /// postings outnumber a good share of the documents, one sequential scan
-    /// is cheaper than a check and a push per posting.
+    /// Dense mode: no touched list; every slot of a range is read (and
+    /// cleared) when it is selected. For queries whose postings outnumber a
+    /// good share of the documents, one sequential scan is cheaper than a
+    /// check and a push per posting.
     dense: bool,
+    /// A query began and did not finish (it panicked): slots may be set.
+    dirty: bool,
     decoders: Vec<BlockDecoder>,
 }
 
 impl Accumulator {
-    /// Clears the previous query's entries and makes room for `num_docs`.
-    fn reset(&mut self, num_docs: usize, dense: bool) {
-        // Still dense: the last query's selection did not clear its slots
-        // (it did not run to the end).
-        if std::mem::replace(&mut self.dense, dense) || self.touched.len() > self.scores.len() / 8 {
+    /// Readies the scratch space for a query over ranges of `range_len`.
+    fn start(&mut self, range_len: usize, dense: bool) {
+        if std::mem::replace(&mut self.dirty, true) {
             self.scores.fill(f64::from_bits(UNTOUCHED));
-        } else {
-            for &d in &self.touched {
-                self.scores[d as usize] = f64::from_bits(UNTOUCHED);
-            }
         }
         self.touched.clear();
-        if self.scores.len() < num_docs {
-            self.scores.resize(num_docs, f64::from_bits(UNTOUCHED));
+        // Whole groups of `LANES` for the dense selection.
+        let slots = range_len.next_multiple_of(LANES);
+        if self.scores.len() < slots {
+            self.scores.resize(slots, f64::from_bits(UNTOUCHED));
         }
+        self.dense = dense;
     }
 }
 
@@ -243,7 +246,9 @@ pub fn search_terms(
             _ => SCRATCH.with(|cell| {
                 let mut acc = cell.borrow_mut();
                 // Dense when the postings are at least half the documents.
-                acc.reset(data.len(), postings.saturating_mul(2) >= data.len() as u64);
+                let dense = postings.saturating_mul(2) >= data.len() as u64;
+                acc.start(data.len().min(ACCUMULATOR_RANGE), dense);
+                let mut top = TopK::new(k);
                 let lucene = match &scorer {
                     PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
                     PostingScorer::TfIdf(_) => None,
@@ -254,18 +259,18 @@ pub fn search_terms(
                     // whole block, which the compiler turns into SIMD (each
                     // operation correctly rounded, as in the scalar formula).
                     Some(cache) => {
-                        accumulate(segment, terms, &weights, &mut acc, |weight, _| {
+                        // Norm 0 (length 0, or an id past the end) only
+                        // comes from a damaged file: it scores NaN.
+                        let mut inverses = *cache;
+                        inverses[0] = f32::NAN;
+                        accumulate(segment, terms, &weights, &mut acc, &mut top, |weight, _| {
                             let w = weight as f32;
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 let mut inverse = [0f32; BLOCK_LEN];
                                 for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
-                                    // Norm 0 (length 0) and tf 0 only come from a damaged file.
-                                    let norm = data.norm(doc);
-                                    *slot = if norm == 0 || tf == 0 {
-                                        f32::NAN
-                                    } else {
-                                        cache[usize::from(norm)]
-                                    };
+                                    let norm_inverse = inverses[usize::from(data.norm(doc))];
+                                    // So does tf 0.
+                                    *slot = if tf == 0 { f32::NAN } else { norm_inverse };
                                 }
                                 for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
                                     *o = lucene_score(w, tf, ni);
@@ -273,19 +278,24 @@ pub fn search_terms(
                             }
                         });
                     }
-                    None => accumulate(segment, terms, &weights, &mut acc, |weight, _| {
-                        let scorer = &scorer;
-                        move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
-                            for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
-                                *o = match (data.length(doc), tf) {
-                                    (0, _) | (_, 0) => f32::NAN,
-                                    _ => scorer.score(s, data, weight, doc, tf).unwrap_or(f32::NAN),
-                                };
+                    None => {
+                        accumulate(segment, terms, &weights, &mut acc, &mut top, |weight, _| {
+                            let scorer = &scorer;
+                            move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
+                                for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
+                                    *o = match (data.length(doc), tf) {
+                                        (0, _) | (_, 0) => f32::NAN,
+                                        _ => scorer
+                                            .score(s, data, weight, doc, tf)
+                                            .unwrap_or(f32::NAN),
+                                    };
+                                }
                             }
-                        }
-                    }),
+                        })
+                    }
                 }
-                select_top_k(segment, &mut acc, k)
+                acc.dirty = false;
+                top.into_sorted(|d| data.docid_rank(d))
             }),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
@@ -342,17 +352,21 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
     }
 }
 
-/// Adds each posting's score to the accumulator for every live posting of
-/// every query term in `segment`, term by term in query order: `scorer(weight,
-/// df)` makes the term's `score(docs, tfs, out)`, which scores a run of
-/// postings at once and writes NaN for a posting to skip (tf 0, or a
-/// document of length 0: only a damaged file holds those; no valid posting
-/// scores NaN).
+/// Offers `top` the sum of the scores of every live posting of every query
+/// term in `segment`, per document: `scorer(weight, df)` makes the term's
+/// `score(docs, tfs, out)`, which scores a run of postings at once and
+/// writes NaN for a posting to skip (tf 0, or a document of length 0: only
+/// a damaged file holds those; no valid posting scores NaN).
+///
+/// Documents are taken in ranges whose scores fit in the L2 cache, each
+/// range term by term in query order (so every document's sum still runs
+/// in query order) and selected from while it is still in the cache.
 fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
     segment: &Segment,
     terms: &[QueryTerm],
     weights: &[f64],
     acc: &mut Accumulator,
+    top: &mut TopK,
     scorer: impl Fn(f64, u32) -> S,
 ) {
     let data = segment.data();
@@ -373,13 +387,21 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
         acc.decoders.resize_with(lists.len(), BlockDecoder::default);
     }
     let mut scores = [0f32; BLOCK_LEN];
-    // Documents are taken in ranges whose scores fit in the L2 cache, each
-    // range term by term in query order (so every document's sum still runs
-    // in query order).
     let mut start = 0usize;
-    while start < data.len().max(1) {
-        let end = (start + ACCUMULATOR_RANGE).min(u32::MAX as usize) as u32;
-        for (t, decoder) in lists.iter_mut().zip(acc.decoders.iter_mut()) {
+    while start < data.len() {
+        let len = ACCUMULATOR_RANGE.min(data.len() - start);
+        let end = (start + len) as u32;
+        let first = start as u32;
+        let Accumulator {
+            scores: slots,
+            touched,
+            dense,
+            decoders,
+            ..
+        } = &mut *acc;
+        // Local borrows, so the loops below keep them in registers.
+        let (slots, dense) = (&mut slots[..len], *dense);
+        for (t, decoder) in lists.iter_mut().zip(decoders.iter_mut()) {
             loop {
                 if t.pos == t.len {
                     if t.block >= t.list.num_blocks() {
@@ -402,14 +424,14 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
                 }
                 let tfs = &decoder.tfs[t.pos..t.pos + cut];
                 (t.score)(&docs[..cut], tfs, &mut scores[..cut]);
-                if acc.dense {
+                if dense {
                     // Deleted documents are skipped when selecting.
                     for (&doc, &s) in docs[..cut].iter().zip(&scores[..cut]) {
                         // Adding −0.0 leaves any sum (and an untouched slot)
                         // as it was: a skipped posting adds nothing.
                         let s = if s.is_nan() { -0.0 } else { s };
                         // Out-of-range ids can only come from a damaged file.
-                        if let Some(slot) = acc.scores[..data.len()].get_mut(doc as usize) {
+                        if let Some(slot) = slots.get_mut(doc.wrapping_sub(first) as usize) {
                             *slot += f64::from(s);
                         }
                     }
@@ -421,9 +443,10 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
                         continue;
                     }
                     // Out-of-range ids can only come from a damaged file.
-                    if let Some(slot) = acc.scores.get_mut(doc as usize) {
+                    let offset = doc.wrapping_sub(first);
+                    if let Some(slot) = slots.get_mut(offset as usize) {
                         if slot.to_bits() == UNTOUCHED {
-                            acc.touched.push(doc);
+                            touched.push(offset);
                             *slot = 0.0;
                         }
                         *slot += f64::from(s);
@@ -432,12 +455,14 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
                 t.pos += cut;
             }
         }
-        start += ACCUMULATOR_RANGE;
+        select_range(segment, acc, first, len, top);
+        start += len;
     }
 }
 
-/// Documents per accumulation range: 1 MiB of float64 scores.
-const ACCUMULATOR_RANGE: usize = 1 << 17;
+/// Documents per accumulation range: 256 KiB of float64 scores, which stay
+/// in the L2 cache while the range is scored and selected from.
+const ACCUMULATOR_RANGE: usize = 1 << 15;
 
 /// One term's place in its list during accumulation.
 struct TermState<'a, S> {
@@ -495,12 +520,11 @@ pub fn rank_order(index: &Index, a: &ScoredDoc, b: &ScoredDoc) -> Ordering {
         .then_with(|| index.compare_docids(a.doc, b.doc))
 }
 
-/// The `k` best local documents of one segment, looking docid ranks up
-/// only for the scores that can still enter the top k. In dense mode the
-/// scan also clears every slot.
-fn select_top_k(segment: &Segment, acc: &mut Accumulator, k: usize) -> Vec<ScoredDoc> {
+/// Offers `top` the scored documents of the range of `len` documents from
+/// `first`, looking docid ranks up only for the scores that can still
+/// enter the top k, and clears the slots it reads.
+fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize, top: &mut TopK) {
     let data = segment.data();
-    let mut top = TopK::new(k);
     let offer = |top: &mut TopK, doc: u32, score: f64| {
         let score = score as f32;
         if top.may_keep(score) {
@@ -509,42 +533,57 @@ fn select_top_k(segment: &Segment, acc: &mut Accumulator, k: usize) -> Vec<Score
     };
     if acc.dense {
         // Eight slots at a time, cleared as they are read; a branch-free
-        // test against the current threshold (a superset of `may_keep`)
-        // leaves only the few candidates to look at one by one.
-        const LANES: usize = 8;
+        // test against a bound just below the threshold (a superset of
+        // `may_keep`, in f64 so that it vectorizes) leaves only the few
+        // candidates to look at one by one. The slots past `len` that make
+        // up the last eight are never written: they read as untouched.
         let untouched = f64::from_bits(UNTOUCHED);
-        let mut floor = top.threshold() as f32;
-        for (base, chunk) in acc.scores[..data.len()].chunks_mut(LANES).enumerate() {
-            let mut values = [untouched; LANES];
+        let mut bound = candidate_bound(top);
+        let slots = &mut acc.scores[..len.next_multiple_of(LANES)];
+        for (base, chunk) in slots.chunks_exact_mut(LANES).enumerate() {
             let mut candidates = 0u32;
-            for (i, (slot, value)) in chunk.iter_mut().zip(&mut values).enumerate() {
-                *value = std::mem::replace(slot, untouched);
-                let keep = (value.to_bits() != UNTOUCHED) & ((*value as f32) >= floor);
-                candidates |= u32::from(keep) << i;
+            for (i, &value) in chunk.iter().enumerate() {
+                candidates |= u32::from(value >= bound) << i;
             }
             if candidates == 0 {
+                chunk.fill(untouched);
                 continue;
             }
+            let mut values = [untouched; LANES];
+            values.copy_from_slice(chunk);
+            chunk.fill(untouched);
             while candidates != 0 {
                 let i = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
-                let doc = (base * LANES + i) as u32;
-                if !segment.is_deleted(doc) {
-                    offer(&mut top, doc, values[i]);
+                let doc = first + (base * LANES + i) as u32;
+                if values[i].to_bits() != UNTOUCHED && !segment.is_deleted(doc) {
+                    offer(top, doc, values[i]);
                 }
             }
-            floor = top.threshold() as f32;
+            bound = candidate_bound(top);
         }
-        acc.dense = false;
     } else {
-        for &doc in &acc.touched {
-            // Ids past the segment's end can only come from a damaged file.
-            if (doc as usize) < data.len() {
-                offer(&mut top, doc, acc.scores[doc as usize]);
+        let mut bound = candidate_bound(top);
+        for &offset in &acc.touched {
+            let score =
+                std::mem::replace(&mut acc.scores[offset as usize], f64::from_bits(UNTOUCHED));
+            if score >= bound {
+                offer(top, first + offset, score);
+                bound = candidate_bound(top);
             }
         }
+        acc.touched.clear();
     }
-    top.into_sorted(|d| data.docid_rank(d))
+}
+
+/// Slots a dense selection reads at a time.
+const LANES: usize = 8;
+
+/// A bound below every sum whose `f32` rounding `top` may keep: the `f32`
+/// just below its threshold (rounding is monotonic, so a sum under it
+/// rounds under the threshold), −∞ until the top is full.
+fn candidate_bound(top: &TopK) -> f64 {
+    f64::from((top.threshold() as f32).next_down())
 }
 
 /// How one query term contributes to one document's score.
