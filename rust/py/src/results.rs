@@ -214,8 +214,8 @@ fn ranked_list<'py, T>(
     docs: &[ScoredDoc],
     mut make: impl FnMut(Bound<'py, PyString>, usize, &ScoredDoc) -> PyResult<Bound<'py, T>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    docids.with(py, index, |docid| {
+    let items = docids.with(py, index, |docid| {
+        let mut items = Vec::with_capacity(docs.len());
         for (i, d) in docs.iter().enumerate() {
             // Only a damaged file could give an id the index does not hold.
             let name = docid(d.doc).unwrap_or_else(|| PyString::new(py, ""));
@@ -227,10 +227,12 @@ fn ranked_list<'py, T>(
             unsafe {
                 pyo3::ffi::PyObject_GC_UnTrack(item.as_ptr().cast())
             };
-            list.append(item.into_any())?;
+            items.push(item.into_any());
         }
-        Ok(list)
-    })
+        PyResult::Ok(items)
+    })?;
+    // Made at its full length, the list takes each item over as it is.
+    PyList::new(py, items)
 }
 
 /// The Python form of an explanation.
