@@ -158,8 +158,11 @@ struct Accumulator {
     /// Scores by offset in the current range; all `UNTOUCHED` between
     /// ranges, as each range's selection clears what it reads.
     scores: Vec<f64>,
-    /// Offsets given a score, in first-touched order (sparse mode only).
+    /// Sparse mode: `touched[..num_touched]` are the offsets given a score,
+    /// in first-touched order. The buffer has a spare entry past any range,
+    /// so that an offset is written whether or not it is new (no branch).
     touched: Vec<u32>,
+    num_touched: usize,
     /// Dense mode: no touched list; every slot of a range is read (and
     /// cleared) when it is selected. For queries whose postings outnumber a
     /// good share of the documents, one sequential scan is cheaper than a
@@ -176,7 +179,10 @@ impl Accumulator {
         if std::mem::replace(&mut self.dirty, true) {
             self.scores.fill(f64::from_bits(UNTOUCHED));
         }
-        self.touched.clear();
+        self.num_touched = 0;
+        if self.touched.len() <= range_len {
+            self.touched.resize(range_len + 1, 0);
+        }
         // Whole groups of `LANES` for the dense selection.
         let slots = range_len.next_multiple_of(LANES);
         if self.scores.len() < slots {
@@ -395,6 +401,7 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
         let Accumulator {
             scores: slots,
             touched,
+            num_touched,
             dense,
             decoders,
             ..
@@ -445,11 +452,12 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
                     // Out-of-range ids can only come from a damaged file.
                     let offset = doc.wrapping_sub(first);
                     if let Some(slot) = slots.get_mut(offset as usize) {
-                        if slot.to_bits() == UNTOUCHED {
-                            touched.push(offset);
-                            *slot = 0.0;
-                        }
-                        *slot += f64::from(s);
+                        // Selects rather than branches: whether a document
+                        // is new is as good as random.
+                        let new = slot.to_bits() == UNTOUCHED;
+                        touched[*num_touched] = offset;
+                        *num_touched += usize::from(new);
+                        *slot = if new { 0.0 } else { *slot } + f64::from(s);
                     }
                 }
                 t.pos += cut;
@@ -564,7 +572,7 @@ fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize
         }
     } else {
         let mut bound = candidate_bound(top);
-        for &offset in &acc.touched {
+        for &offset in &acc.touched[..std::mem::take(&mut acc.num_touched)] {
             let score =
                 std::mem::replace(&mut acc.scores[offset as usize], f64::from_bits(UNTOUCHED));
             if score >= bound {
@@ -572,7 +580,6 @@ fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize
                 bound = candidate_bound(top);
             }
         }
-        acc.touched.clear();
     }
 }
 
