@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
+
+# numpy's OpenBLAS starts a pool of worker threads that busy-wait; rserini uses no BLAS,
+# and on a two-core machine those threads take time from the ones measured.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
