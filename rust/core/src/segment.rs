@@ -364,12 +364,16 @@ fn prefix_key(term: &str) -> u64 {
     u64::from_be_bytes(head)
 }
 
-/// The `i`-th of strings kept end to end in `text`, `ends[i]` being where
+/// Where the `i`-th of pieces kept end to end lies, `ends[i]` being where
 /// it ends.
-fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> Option<&'a str> {
+fn span(ends: &[usize], i: usize) -> Option<std::ops::Range<usize>> {
     let end = *ends.get(i)?;
-    let start = if i == 0 { 0 } else { ends[i - 1] };
-    text.get(start..end)
+    Some(if i == 0 { 0 } else { ends[i - 1] }..end)
+}
+
+/// The `i`-th of strings kept end to end in `text` (see [`span`]).
+fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> Option<&'a str> {
+    text.get(span(ends, i)?)
 }
 
 /// Distinct terms numbered from 0 in order of first appearance, their text
@@ -927,8 +931,7 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
     // (local term, local doc, tf), in doc order.
     let mut triples: Vec<(u32, u32, u32)> = Vec::new();
     // Each distinct token is filtered (lowercased, stemmed…) once per chunk:
-    // `token_terms[token_ends[k - 1]..token_ends[k]]` are the local terms of
-    // token `k` of `tokens`.
+    // the local terms of token `k` of `tokens` are `token_terms[span(&token_ends, k)]`.
     let mut tokens = Interner::default();
     let mut token_ends: Vec<usize> = Vec::new();
     let mut token_terms: Vec<u32> = Vec::new();
@@ -948,12 +951,8 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
                 });
                 token_ends.push(token_terms.len());
             }
-            let start = if k == 0 {
-                0
-            } else {
-                token_ends[k as usize - 1]
-            };
-            for &id in &token_terms[start..token_ends[k as usize]] {
+            let terms_of_token = span(&token_ends, k as usize).expect("a filtered token");
+            for &id in &token_terms[terms_of_token] {
                 length = length.saturating_add(1);
                 let count = &mut counts[id as usize];
                 if *count == 0 {
