@@ -272,11 +272,13 @@ pub fn search_terms(
                         accumulate(segment, terms, &weights, &mut acc, &mut top, |weight, _| {
                             let w = weight as f32;
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
+                                let (norms, inverses) = (data.norms(), &inverses);
                                 let mut inverse = [0f32; BLOCK_LEN];
                                 for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
-                                    let norm_inverse = inverses[usize::from(data.norm(doc))];
-                                    // So does tf 0.
-                                    *slot = if tf == 0 { f32::NAN } else { norm_inverse };
+                                    let norm =
+                                        norms.get(doc as usize).map_or(0, |&n| usize::from(n));
+                                    // So does tf 0: it reads norm 0 (a mask, not a branch).
+                                    *slot = inverses[norm & usize::from(tf != 0).wrapping_neg()];
                                 }
                                 for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
                                     *o = lucene_score(w, tf, ni);

@@ -225,6 +225,12 @@ impl SegmentData {
         self.norms.get(doc as usize).copied().unwrap_or(0)
     }
 
+    /// Lucene's one-byte norms, by doc id.
+    #[inline]
+    pub fn norms(&self) -> &[u8] {
+        &self.norms
+    }
+
     /// The ordinal of `term`, if the segment has it.
     pub fn term_ord(&self, term: &str) -> Option<TermOrd> {
         self.terms.get(term).map(|o| o as TermOrd)

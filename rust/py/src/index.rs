@@ -637,34 +637,34 @@ impl PyIndex {
         let read = array.readonly();
         let shape = read.shape().to_vec();
         let view = read.as_array();
-        self.docids.with(py, &index, |docid| {
-            let mut row = |values: &mut dyn Iterator<Item = &i64>| -> PyResult<Bound<'py, PyList>> {
-                let out = PyList::empty(py);
-                for &i in values {
-                    if i == -1 {
-                        continue;
-                    }
-                    let name = u32::try_from(i).ok().and_then(&mut *docid).ok_or_else(|| {
-                        PyValueError::new_err(format!("internal id {i} is not in this index"))
-                    })?;
-                    out.append(name)?;
+        let row = |values: &mut dyn Iterator<Item = &i64>| -> PyResult<Bound<'py, PyList>> {
+            let unknown =
+                |i: i64| PyValueError::new_err(format!("internal id {i} is not in this index"));
+            let ids = values
+                .filter(|&&i| i != -1)
+                .map(|&i| u32::try_from(i).map_err(|_| unknown(i)))
+                .collect::<PyResult<Vec<u32>>>()?;
+            let names = self.docids.get(py, &index, &ids);
+            let names = names
+                .into_iter()
+                .zip(&ids)
+                .map(|(name, &i)| name.ok_or_else(|| unknown(i64::from(i))))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, names)
+        };
+        match shape.len() {
+            1 => row(&mut view.iter()),
+            2 => {
+                let rows = PyList::empty(py);
+                for r in view.outer_iter() {
+                    rows.append(row(&mut r.iter())?)?;
                 }
-                Ok(out)
-            };
-            match shape.len() {
-                1 => row(&mut view.iter()),
-                2 => {
-                    let rows = PyList::empty(py);
-                    for r in view.outer_iter() {
-                        rows.append(row(&mut r.iter())?)?;
-                    }
-                    Ok(rows)
-                }
-                n => Err(PyValueError::new_err(format!(
-                    "ids must be 1- or 2-dimensional, got {n} dimensions"
-                ))),
+                Ok(rows)
             }
-        })
+            n => Err(PyValueError::new_err(format!(
+                "ids must be 1- or 2-dimensional, got {n} dimensions"
+            ))),
+        }
     }
 
     /// The `k` best documents for `query`.
