@@ -13,7 +13,7 @@ import pytest
 
 import rserini
 from rserini import Index
-from support import TINY
+from support import TINY, many_range_corpus
 
 
 def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
@@ -182,6 +182,17 @@ def test_batch_search_pairs_are_search_pairs_in_input_order(tiny_index: Index) -
         tiny_index.batch_search_pairs(["networks"], 0)
     with pytest.raises(rserini.QueryError, match="threads"):
         tiny_index.batch_search_pairs(["networks"], 10, threads=0)
+
+
+def test_batch_search_pairs_put_many_rankings_in_input_order() -> None:
+    # Enough queries that the calling thread and its helpers each find some,
+    # out of order, while the calling thread makes the tuples.
+    index = Index.build(many_range_corpus(5_000), analyzer="whitespace")
+    queries = [f"w{i % 300} w{(i * 7) % 300} w{i % 5}" for i in range(400)] + [""]
+    for k in (10, 1000):
+        want = [index.search_pairs(q, k) if q else [] for q in queries]
+        for threads in (1, 2, 3, None):
+            assert index.batch_search_pairs(queries, k, threads=threads) == want, (k, threads)
 
 
 def test_search_results_stay_out_of_the_cycle_collector(tiny_index: Index) -> None:

@@ -327,7 +327,9 @@ class Index:
         algorithm: Algorithm = "auto",
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
-        input order, each as ``search_pairs`` gives it (``[]`` for an empty query)."""
+        input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
+        The calling thread makes the tuples of each ranking as soon as it is found,
+        and searches too (without the GIL) while none is waiting."""
     def explain(
         self,
         query: str,

@@ -7,7 +7,8 @@
 //! saves, when the index lives in a folder).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, mpsc};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use numpy::ndarray::Array2;
@@ -18,7 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use rserini_core::search::{self, Algorithm, Model};
+use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
@@ -87,6 +88,103 @@ pub fn with_threads<T: Send>(
             "threads must be at least 1 (or None for all cores)".into(),
         )),
         Some(n) => Ok(pool(n)?.install(f)),
+    }
+}
+
+/// Runs `search(i)` for every `i < count` on `threads` threads (all cores
+/// for `None`) and hands each ranking to `found(i, ranking)` on this
+/// thread, which holds the GIL, as soon as it is ready.
+///
+/// Only the GIL's thread can make Python objects, and for deep rankings
+/// that is as much work as the search, so this thread takes part: it
+/// hands over what the other threads found when there is any, and
+/// searches the next query itself (the GIL released) when there is none.
+/// With one thread, it searches and hands over in turn.
+fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    count: usize,
+    search: S,
+    mut found: impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
+) -> PyResult<()> {
+    let shared = Queries {
+        next: AtomicUsize::new(0),
+        count,
+        search,
+    };
+    let shared = &shared;
+    match threads {
+        None => rayon::in_place_scope(|scope| {
+            shared.run(py, scope, rayon::current_num_threads() - 1, &mut found)
+        }),
+        Some(0) => Err(CoreError(Error::Query(
+            "threads must be at least 1 (or None for all cores)".into(),
+        ))
+        .into()),
+        Some(n) => pool(n)
+            .map_err(CoreError)?
+            .in_place_scope(|scope| shared.run(py, scope, n - 1, &mut found)),
+    }
+}
+
+/// The queries of one [`search_each`] call.
+struct Queries<S> {
+    /// The next query no thread has taken.
+    next: AtomicUsize,
+    count: usize,
+    search: S,
+}
+
+impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
+    /// Takes the next query, if any is left.
+    fn claim(&self) -> Option<usize> {
+        Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < self.count)
+    }
+
+    /// [`search_each`] with `helpers` threads of `scope` beside this one.
+    fn run<'scope>(
+        &'scope self,
+        py: Python<'_>,
+        scope: &rayon::Scope<'scope>,
+        helpers: usize,
+        found: &mut impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
+    ) -> PyResult<()> {
+        let (sender, mut receiver) = mpsc::channel();
+        for _ in 0..helpers {
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                while let Some(i) = self.claim() {
+                    if sender.send((i, (self.search)(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for _ in 0..self.count {
+            let (i, docs) = match receiver.try_recv() {
+                Ok(ready) => ready,
+                Err(_) => match self.claim() {
+                    Some(i) => (i, py.detach(|| (self.search)(i))),
+                    None => {
+                        let ready;
+                        (receiver, ready) = py.detach(move || {
+                            let ready = receiver.recv().ok();
+                            (receiver, ready)
+                        });
+                        // `None`: a helper panicked; the scope raises it.
+                        let Some(ready) = ready else { break };
+                        ready
+                    }
+                },
+            };
+            if let Err(e) = found(i, docs) {
+                // The helpers stop at their next claim.
+                self.next.store(self.count, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -760,7 +858,8 @@ impl PyIndex {
     }
 
     /// `batch_search` as one list of `(docid, score)` tuples per query, in
-    /// input order (an empty query gives `[]`).
+    /// input order (an empty query gives `[]`), made on the calling thread
+    /// while the others search (see [`search_each`]).
     #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -782,13 +881,14 @@ impl PyIndex {
         let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
-        let results = detached(py, threads, || {
-            Ok(search::batch_search(&index, &owned, k, &model, algorithm))
-        })?;
-        let out = PyList::empty(py);
-        for docs in &results {
-            out.append(pairs(py, &index, &self.docids, docs)?)?;
-        }
+        let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
+        search_each(
+            py,
+            threads,
+            owned.len(),
+            |i| search::search_with(&index, &owned[i], k, &model, algorithm),
+            |i, docs| out.set_item(i, pairs(py, &index, &self.docids, &docs)?),
+        )?;
         Ok(out)
     }
 
