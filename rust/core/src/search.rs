@@ -552,8 +552,15 @@ fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize
         let slots = &mut acc.scores[..len.next_multiple_of(LANES)];
         for (base, chunk) in slots.chunks_exact_mut(LANES).enumerate() {
             let mut candidates = 0u32;
-            for (i, &value) in chunk.iter().enumerate() {
-                candidates |= u32::from(value >= bound) << i;
+            if bound == f64::NEG_INFINITY {
+                // Until the top is full, every scored slot is a candidate.
+                for (i, &value) in chunk.iter().enumerate() {
+                    candidates |= u32::from(value.to_bits() != UNTOUCHED) << i;
+                }
+            } else {
+                for (i, &value) in chunk.iter().enumerate() {
+                    candidates |= u32::from(value >= bound) << i;
+                }
             }
             if candidates == 0 {
                 chunk.fill(untouched);
@@ -566,6 +573,7 @@ fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize
                 let i = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
                 let doc = first + (base * LANES + i) as u32;
+                // An untouched slot passes a bound at or below −0.0.
                 if values[i].to_bits() != UNTOUCHED && !segment.is_deleted(doc) {
                     offer(top, doc, values[i]);
                 }
