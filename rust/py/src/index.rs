@@ -82,12 +82,20 @@ pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, Error> {
+    Ok(match pool_of(threads)? {
+        None => f(),
+        Some(pool) => pool.install(f),
+    })
+}
+
+/// The kept pool of `threads` threads, or `None` (the global pool) for all cores.
+fn pool_of(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, Error> {
     match threads {
-        None => Ok(f()),
+        None => Ok(None),
         Some(0) => Err(Error::Query(
             "threads must be at least 1 (or None for all cores)".into(),
         )),
-        Some(n) => Ok(pool(n)?.install(f)),
+        Some(n) => pool(n).map(Some),
     }
 }
 
@@ -113,17 +121,13 @@ fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
         search,
     };
     let shared = &shared;
-    match threads {
+    match pool_of(threads).map_err(CoreError)? {
         None => rayon::in_place_scope(|scope| {
             shared.run(py, scope, rayon::current_num_threads() - 1, &mut found)
         }),
-        Some(0) => Err(CoreError(Error::Query(
-            "threads must be at least 1 (or None for all cores)".into(),
-        ))
-        .into()),
-        Some(n) => pool(n)
-            .map_err(CoreError)?
-            .in_place_scope(|scope| shared.run(py, scope, n - 1, &mut found)),
+        Some(pool) => pool.in_place_scope(|scope| {
+            shared.run(py, scope, pool.current_num_threads() - 1, &mut found)
+        }),
     }
 }
 
