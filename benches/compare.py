@@ -26,9 +26,12 @@ batch runs returned; the outcome is in rserini's notes.
 
 ``--builds N`` sets the index builds per engine (median reported; default 3, 1 with
 ``--smoke``). ``--fractions 0.1,0.3,1`` adds a build-time curve: rserini (1 thread and all
-cores) and tantivy (the fastest peer at indexing; 1 thread and all cores) build the first
-10 %, 30 % and 100 % of the documents, each in its own process (``--curve-only`` skips
-the query comparison). ``--plot PNG`` draws QPS bars per engine and the curve (matplotlib).
+cores) and tantivy (the fastest peer at indexing; 1 thread and all cores) build 10 %, 30 %
+and 100 % of the documents, each in its own process (``--curve-only`` skips the query
+comparison). Below 100 % there are two subsets of each size: the first documents, and a
+sample by title (a document is kept when a hash of its title, or of its id, falls below
+the fraction, so one title's documents stay together and the samples are nested).
+``--plot PNG`` draws QPS bars per engine and the curve (matplotlib).
 
 ``--smoke`` keeps the first 300 documents and 20 queries (seconds, for CI);
 ``--write-docs`` replaces this corpus's section of docs/benchmarks.md (one section per
@@ -39,7 +42,9 @@ and the date, and draws docs/img/bench-<corpus>.png.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
+import hashlib
 import importlib.util
 import json
 import os
@@ -787,30 +792,97 @@ def parse_fractions(text: str) -> list[float]:
     return fractions
 
 
+SUBSETS = {
+    "first": "first documents",
+    "sample": "sample by title",
+    "all": "whole corpus",
+}
+"""Kinds of curve rows: the first documents of the corpus, a sample of its titles (the
+documents of a title kept or left together), and the whole corpus."""
+
+
+def title_share(line: str) -> float:
+    """Where a JSONL document falls in [0, 1): a hash of its title (of its ``_id`` when
+    the title is empty). A sample of fraction f keeps the documents below f, so smaller
+    samples lie inside larger ones and a title's documents (a source file's chunks in
+    the Linux corpus) are kept or left together."""
+    doc = json.loads(line)
+    key = str(doc.get("title") or doc.get("_id", ""))
+    digest = hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") / 2.0**64
+
+
+def write_subsets(
+    source: Path, work: Path, fractions: list[float], total: int
+) -> list[dict[str, Any]]:
+    """The corpora of the curve, in one pass over ``source`` (``total`` documents): for
+    each fraction below 1 the first documents and a sample by title, written to ``work``,
+    and for 1 the whole corpus (read in place unless gzipped). Each is ``{"fraction",
+    "subset", "path", "docs", "bytes"}``; documents keep their order in ``source``."""
+    subsets: list[dict[str, Any]] = []
+    for fraction in fractions:
+        kinds = ("first", "sample") if fraction < 1 else ("all",)
+        for subset in kinds:
+            path = work / f"corpus-{subset}-{fraction:g}.jsonl"
+            if subset == "all" and source.suffix != ".gz":
+                path = source
+            subsets.append(
+                {"fraction": fraction, "subset": subset, "path": path, "docs": 0, "bytes": 0}
+            )
+    sampled = any(s["subset"] == "sample" for s in subsets)
+    with contextlib.ExitStack() as files:
+        outs = [
+            None
+            if s["path"] == source
+            else files.enter_context(open(s["path"], "w", encoding="utf-8"))
+            for s in subsets
+        ]
+        src = files.enter_context(open_text(source))
+        for line in src:
+            if not line.strip():
+                continue
+            line = line if line.endswith("\n") else line + "\n"
+            share = title_share(line) if sampled else 0.0
+            size = len(line.encode("utf-8"))
+            for s, out in zip(subsets, outs, strict=True):
+                if s["subset"] == "first":
+                    keep = s["docs"] < round(s["fraction"] * total)
+                else:
+                    keep = s["subset"] == "all" or share < s["fraction"]
+                if keep:
+                    s["docs"] += 1
+                    s["bytes"] += size
+                    if out is not None:
+                        out.write(line)
+    return subsets
+
+
 def build_curve(
     engines: list[str], fractions: list[float], source: Path, total: int, spec: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Builds of each engine on the first ``fraction`` of the documents of ``source``
-    (``total`` of them), each engine and fraction in its own process: one row per fraction
-    with ``docs`` and, per engine, ``{"index_s", "index_all_s"}`` or ``{"skipped"}``."""
+    """Builds of each engine on each subset of ``write_subsets`` (``total`` documents in
+    ``source``), each engine and subset in its own process: one row per subset with
+    ``fraction``, ``subset``, ``docs``, ``bytes`` and, per engine, ``{"index_s",
+    "index_all_s"}`` or ``{"skipped"}``."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="rserini-curve-") as tmp:
         work = Path(tmp)
-        for fraction in fractions:
-            n = max(1, round(fraction * total))
-            if n == total and source.suffix != ".gz":
-                corpus = source
-            else:
-                corpus = work / f"corpus-{n}.jsonl"
-                copy_corpus(source, corpus, n)
-            row: dict[str, Any] = {"fraction": fraction, "docs": n}
+        print("compare: build curve, writing the subsets...", file=sys.stderr)
+        for subset in write_subsets(source, work, fractions, total):
+            path = subset.pop("path")
+            row: dict[str, Any] = dict(subset)
+            n = row["docs"]
             for engine in engines:
-                print(f"compare: build curve, {engine}, {n:,} documents...", file=sys.stderr)
-                spec_n = {**spec, "corpus": str(corpus), "documents": n}
-                row[engine] = run_engine(f"curve:{engine}", spec_n, work, f"{engine}-{n}")
+                print(
+                    f"compare: build curve, {engine}, {SUBSETS[row['subset']]}, {n:,} documents...",
+                    file=sys.stderr,
+                )
+                spec_n = {**spec, "corpus": str(path), "documents": n}
+                name = f"{engine}-{row['subset']}-{row['fraction']:g}"
+                row[engine] = run_engine(f"curve:{engine}", spec_n, work, name)
             rows.append(row)
-            if corpus != source:
-                corpus.unlink()
+            if path != source:
+                path.unlink()
     return rows
 
 
@@ -818,13 +890,18 @@ CURVE_COLUMNS = (("index_s", "1 thread"), ("index_all_s", f"all cores ({os.cpu_c
 
 
 def curve_table(rows: list[dict[str, Any]], engines: list[str]) -> str:
-    head = ["fraction", "documents"]
+    head = ["fraction", "documents of", "documents", "MB"]
     for engine in engines:
         for _, threads in CURVE_COLUMNS:
             head += [f"{ENGINES[engine]['label']}, {threads} (s)", "docs/s"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
     for row in rows:
-        cells = [f"{row['fraction']:g}", f"{row['docs']:,}"]
+        cells = [
+            f"{row['fraction']:g}",
+            SUBSETS[row["subset"]],
+            f"{row['docs']:,}",
+            fmt(row["bytes"] / 1e6, 0),
+        ]
         for engine in engines:
             r = row[engine]
             for key, _ in CURVE_COLUMNS:
@@ -878,16 +955,31 @@ def plot(
         ax = next(ax_iter)
         for engine in engines:
             for key, threads in CURVE_COLUMNS:
-                points = [(row["docs"], row[engine][key]) for row in curve if key in row[engine]]
-                if points:
-                    xs, ys = zip(*points, strict=True)
-                    ax.plot(xs, ys, marker="o", label=f"{ENGINES[engine]['label']}, {threads}")
+                label = f"{ENGINES[engine]['label']}, {threads}"
+                color = None
+                for subset, style in (("sample", "-"), ("first", ":")):
+                    points = [
+                        (row["docs"], row[engine][key])
+                        for row in curve
+                        if row["subset"] in (subset, "all") and key in row[engine]
+                    ]
+                    if points:
+                        xs, ys = zip(*points, strict=True)
+                        (line,) = ax.plot(
+                            xs,
+                            ys,
+                            style,
+                            marker="o",
+                            color=color,
+                            label=f"{label}, {SUBSETS[subset]}",
+                        )
+                        color = line.get_color()
         ax.set_xlabel("documents indexed")
         ax.set_ylabel("build time (s)")
         ax.set_title("Index build time")
         ax.set_xlim(left=0)
         ax.set_ylim(bottom=0)
-        ax.legend()
+        ax.legend(fontsize="small")
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -985,8 +1077,14 @@ def docs_section(
         text += table(results)
     if curve:
         about = (
-            "Build time against corpus size: the first documents of the corpus, each "
-            f"engine and size in its own process, median of {builds} "
+            "Build time against corpus size, on two subsets of each size: the first "
+            "documents of the corpus, and a sample by title (a document is kept when a "
+            "hash of its title, or of its id when it has none, falls below the fraction: "
+            "the documents of a title, here the chunks of one source file, are kept or "
+            "left together, and each sample lies inside the larger ones). The first "
+            "documents are one part of the corpus, which may hold other kinds of "
+            "documents than the rest; a sample holds the same mix as the whole. Each "
+            f"engine and subset in its own process, median of {builds} "
             f"build{'s' if builds > 1 else ''}; docs/s = documents ÷ seconds, so a flat "
             "docs/s column means a linear build."
         )
@@ -1015,7 +1113,8 @@ def main() -> int:
         "--fractions",
         type=parse_fractions,
         default=None,
-        help="build-time curve of rserini and tantivy on these fractions, e.g. 0.1,0.3,1",
+        help="build-time curve of rserini and tantivy on these fractions of the corpus "
+        "(the first documents and a sample by title of each), e.g. 0.1,0.3,1",
     )
     parser.add_argument(
         "--curve-only", action="store_true", help="only the build-time curve (--fractions)"

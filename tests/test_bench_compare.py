@@ -136,3 +136,64 @@ def test_write_docs_keeps_the_sections_of_other_corpora(tmp_path, monkeypatch):
     assert "old scifact" in text and "## Later\n\nkept" in text
     assert "v2" in text and "v1" not in text
     assert text.count("(linux-chunks,") == 1
+
+
+def test_curve_subsets_are_first_documents_and_nested_samples_by_title(tmp_path):
+    compare = load_bench("compare")
+    source = tmp_path / "corpus.jsonl"
+    docs = [
+        {"_id": f"f{i // 4}:{i % 4}", "title": f"file{i // 4}" if i < 1600 else "", "text": "x"}
+        for i in range(2000)
+    ]
+    lines = [json.dumps(doc) + "\n" for doc in docs]
+    source.write_text("".join(lines), encoding="utf-8")
+    subsets = compare.write_subsets(source, tmp_path, [0.1, 0.3, 1.0], len(docs))
+    kinds = [(s["fraction"], s["subset"]) for s in subsets]
+    assert kinds == [(0.1, "first"), (0.1, "sample"), (0.3, "first"), (0.3, "sample"), (1, "all")]
+    whole = subsets[-1]
+    assert whole["path"] == source and whole["docs"] == 2000
+    assert whole["bytes"] == sum(len(line.encode()) for line in lines)
+
+    def read(subset):
+        text = subset["path"].read_text(encoding="utf-8")
+        assert subset["bytes"] == len(text.encode()) and subset["docs"] == text.count("\n")
+        return [json.loads(line)["_id"] for line in text.splitlines()]
+
+    first10, sample10, first30, sample30 = (read(s) for s in subsets[:4])
+    ids = [doc["_id"] for doc in docs]
+    assert first10 == ids[:200] and first30 == ids[:600]
+    for sample in (sample10, sample30):
+        assert sample == [i for i in ids if i in set(sample)]  # corpus order
+    assert set(sample10) < set(sample30)
+    assert 100 < len(sample10) < 300 and 450 < len(sample30) < 750
+    kept = {json.loads(line)["title"] for line in lines if json.loads(line)["_id"] in sample30}
+    for doc in docs:  # a title's documents are kept or left together
+        if doc["title"]:
+            assert (doc["_id"] in sample30) == (doc["title"] in kept)
+    untitled = [doc["_id"] for doc in docs[1600:]]
+    assert 0 < sum(i in set(sample30) for i in untitled) < len(untitled)
+
+
+def test_compare_curve_builds_every_subset(tmp_path):
+    folder = beir_folder(tmp_path, docs=60, queries=2)
+    script = REPO / "benches" / "compare.py"
+    command = [sys.executable, str(script), "--engines", "rserini", "--builds", "1"]
+    out = subprocess.run(
+        [*command, "--fractions", "0.5,1", "--curve-only", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
+    assert [row[:2] for row in cells] == [
+        ["0.5", "first documents"],
+        ["0.5", "sample by title"],
+        ["1", "whole corpus"],
+    ]
+    assert cells[0][2] == "30" and cells[2][2] == "60"
+    column = header.index("rserini, 1 thread (s)") + 1  # its docs/s
+    assert header[column] == "docs/s"
+    assert all(float(row[column].replace(",", "")) > 0 for row in cells)
