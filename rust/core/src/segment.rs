@@ -26,6 +26,13 @@ use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
 /// Documents per parallel analysis task.
 const ANALYSIS_CHUNK: usize = 1024;
 
+/// Distinct tokens (and terms) a chunk's interners hold before their tables
+/// first grow: 16 per document, at most 2^14 (a chunk of source code or of
+/// abstracts has about 10,000), so most chunks never rehash.
+fn chunk_capacity(docs: usize) -> usize {
+    (docs * 16).min(1 << 14)
+}
+
 /// Postings compressed per parallel batch when finishing or merging: bounds
 /// the uncompressed lists held besides the builder's own.
 const ENCODE_BATCH: usize = 1 << 20;
@@ -389,10 +396,22 @@ struct Interner {
     text: String,
     /// `ends[t]` is where term `t`'s text ends in `text`.
     ends: Vec<usize>,
+    /// `hashes[t]` is term `t`'s hash: the table grows without reading text.
+    hashes: Vec<u64>,
     table: hashbrown::HashTable<u32>,
 }
 
 impl Interner {
+    /// An interner with room for `terms` terms before its table grows.
+    fn with_capacity(terms: usize) -> Self {
+        Interner {
+            ends: Vec::with_capacity(terms),
+            hashes: Vec::with_capacity(terms),
+            table: hashbrown::HashTable::with_capacity(terms),
+            ..Interner::default()
+        }
+    }
+
     fn len(&self) -> usize {
         self.ends.len()
     }
@@ -408,14 +427,20 @@ impl Interner {
     /// The id of `term` (whose hash is `hash`), and whether it is new.
     #[inline]
     fn intern(&mut self, term: &str, hash: u64) -> (u32, bool) {
-        let Interner { text, ends, table } = self;
+        let Interner {
+            text,
+            ends,
+            hashes,
+            table,
+        } = self;
         if let Some(&id) = table.find(hash, |&id| Self::get(text, ends, id) == term) {
             return (id, false);
         }
         let id = ends.len() as u32;
         text.push_str(term);
         ends.push(text.len());
-        table.insert_unique(hash, id, |&id| term_hash(Self::get(text, ends, id)));
+        hashes.push(hash);
+        table.insert_unique(hash, id, |&id| hashes[id as usize]);
         (id, true)
     }
 }
@@ -425,8 +450,6 @@ impl Interner {
 struct AnalyzedChunk {
     lengths: Vec<u32>,
     terms: Interner,
-    /// The hash of each local term.
-    hashes: Vec<u64>,
     /// `starts[t]..starts[t + 1]` are local term `t`'s postings.
     starts: Vec<u32>,
     docs: Vec<u32>,
@@ -434,8 +457,9 @@ struct AnalyzedChunk {
 }
 
 /// Bytes a builder is charged per distinct term, besides the term's text
-/// and postings: the vocabulary entry, the list head and hash table slack.
-const TERM_OVERHEAD: usize = 40;
+/// and postings: the vocabulary entry (text end, hash), the list head and
+/// hash table slack.
+const TERM_OVERHEAD: usize = 48;
 /// Bytes charged per document besides its docid text: length, docid offset.
 const DOC_OVERHEAD: usize = 16;
 
@@ -535,7 +559,7 @@ impl SegmentBuilder {
     /// Adds analyzed chunks whose first document is `base` to the postings.
     fn merge_chunks(&mut self, base: usize, chunks: Vec<AnalyzedChunk>) -> Result<()> {
         for (chunk_index, chunk) in chunks.into_iter().enumerate() {
-            let room = PostingPool::room_needed(chunk.docs.len(), chunk.hashes.len());
+            let room = PostingPool::room_needed(chunk.docs.len(), chunk.terms.len());
             if self.postings.pool.len() + room > u32::MAX as usize {
                 return Err(Error::Document(
                     "too many postings for one segment; build with a smaller memory budget".into(),
@@ -543,7 +567,7 @@ impl SegmentBuilder {
             }
             let offset = (base + chunk_index * ANALYSIS_CHUNK) as u32;
             self.lengths.extend_from_slice(&chunk.lengths);
-            for (t, &hash) in chunk.hashes.iter().enumerate() {
+            for (t, &hash) in chunk.terms.hashes.iter().enumerate() {
                 let (id, new) = self.terms.intern(chunk.terms.term(t as u32), hash);
                 if new {
                     self.postings.lists.push(PoolList::default());
@@ -928,8 +952,7 @@ pub(crate) fn docid_ranks(docids: &[&str]) -> Vec<u32> {
 }
 
 fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
-    let mut terms = Interner::default();
-    let mut hashes: Vec<u64> = Vec::new();
+    let mut terms = Interner::with_capacity(chunk_capacity(chunk.len()));
     let mut lengths = Vec::with_capacity(chunk.len());
     // Per local term: its count in the current document.
     let mut counts: Vec<u32> = Vec::new();
@@ -938,7 +961,7 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
     let mut triples: Vec<(u32, u32, u32)> = Vec::new();
     // Each distinct token is filtered (lowercased, stemmed…) once per chunk:
     // the local terms of token `k` of `tokens` are `token_terms[span(&token_ends, k)]`.
-    let mut tokens = Interner::default();
+    let mut tokens = Interner::with_capacity(chunk_capacity(chunk.len()));
     let mut token_ends: Vec<usize> = Vec::new();
     let mut token_terms: Vec<u32> = Vec::new();
     for (local_doc, doc) in chunk.iter().enumerate() {
@@ -950,7 +973,6 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
                     let hash = term_hash(term);
                     let (id, new) = terms.intern(term, hash);
                     if new {
-                        hashes.push(hash);
                         counts.push(0);
                     }
                     token_terms.push(id);
@@ -993,7 +1015,6 @@ fn analyze_chunk(analyzer: &Analyzer, chunk: &[Doc]) -> AnalyzedChunk {
     AnalyzedChunk {
         lengths,
         terms,
-        hashes,
         starts,
         docs,
         tfs,
