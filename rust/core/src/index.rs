@@ -621,29 +621,15 @@ impl IndexBuilder {
     /// Analyzes and adds a batch, in parallel. Fails, adding nothing, on an
     /// empty or duplicate docid.
     pub fn add_batch(&mut self, docs: Vec<Doc>) -> Result<()> {
-        let base = self.len();
-        check_new_docids(&docs, base, |docid| {
-            self.seen.get(docid, |p| self.docid_at(p))
-        })?;
+        let mut seen = std::mem::take(&mut self.seen);
+        let recorded = seen.insert_batch(&docs, self.len(), |p| self.docid_at(p));
+        self.seen = seen;
+        recorded?;
         let mut docs = docs;
         while !docs.is_empty() {
             let rest = docs.split_off(docs.len().min(budget_check_docs(self.budget)));
             let part = std::mem::replace(&mut docs, rest);
-            let first = self.len();
-            let count = part.len();
             self.segment.add(part)?;
-            for position in first..first + count {
-                let docid = self.docid_at(position).expect("just added");
-                let hash = DocidSet::hash(docid);
-                match self.seen.first_with(hash) {
-                    None => self.seen.insert_first(hash, position),
-                    Some(p) if self.docid_at(p) != Some(docid) => {
-                        let docid = docid.to_owned();
-                        self.seen.insert_clash(docid, position);
-                    }
-                    Some(_) => {}
-                }
-            }
             if self.segment.memory_bytes() >= self.budget {
                 self.flush()?;
             }
@@ -694,40 +680,100 @@ impl IndexBuilder {
 /// builder, so the set costs a few bytes per document.
 #[derive(Default)]
 struct DocidSet {
-    first: rustc_hash::FxHashMap<u64, u32>,
+    /// (hash, position of the first docid with that hash).
+    first: hashbrown::HashTable<(u64, u32)>,
     /// Docids whose hash an earlier, different docid has, by position.
     clashes: HashMap<String, usize>,
 }
 
 impl DocidSet {
     fn hash(docid: &str) -> u64 {
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(docid)
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(docid)
     }
 
-    /// The position of the first document with this hash.
-    fn first_with(&self, hash: u64) -> Option<usize> {
-        self.first.get(&hash).map(|&p| p as usize)
-    }
-
-    /// The position of `docid`, given how to read the docid at a position.
-    fn get<'a>(&self, docid: &str, docid_at: impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
-        if let Some(&p) = self.clashes.get(docid) {
-            return Some(p);
+    /// Records `docid`, whose hash is `hash`, at `position`; or, if it was
+    /// recorded before, returns that position. `docid_at` reads the docid
+    /// recorded at a position.
+    fn insert<'a>(
+        &mut self,
+        docid: &str,
+        hash: u64,
+        position: usize,
+        docid_at: impl Fn(usize) -> Option<&'a str>,
+    ) -> std::result::Result<(), usize> {
+        let first = match self.first.entry(hash, |&(h, _)| h == hash, |&(h, _)| h) {
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((hash, position as u32));
+                return Ok(());
+            }
+            hashbrown::hash_table::Entry::Occupied(entry) => entry.get().1 as usize,
+        };
+        if docid_at(first) == Some(docid) {
+            return Err(first);
         }
-        let p = self.first_with(Self::hash(docid))?;
-        (docid_at(p) == Some(docid)).then_some(p)
+        match self.clashes.entry(docid.to_owned()) {
+            std::collections::hash_map::Entry::Occupied(entry) => Err(*entry.get()),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(position);
+                Ok(())
+            }
+        }
     }
 
-    /// Records the first docid with `hash`, at `position`.
-    fn insert_first(&mut self, hash: u64, position: usize) {
-        self.first.insert(hash, position as u32);
+    /// Undoes [`DocidSet::insert`] of `docid` (hash `hash`) at `position`.
+    fn remove(&mut self, docid: &str, hash: u64, position: usize) {
+        let recorded = |&(h, p): &(u64, u32)| h == hash && p as usize == position;
+        if let Ok(entry) = self.first.find_entry(hash, recorded) {
+            entry.remove();
+        } else if self.clashes.get(docid) == Some(&position) {
+            self.clashes.remove(docid);
+        }
     }
 
-    /// Records `docid`, whose hash an earlier docid has, at `position`.
-    fn insert_clash(&mut self, docid: String, position: usize) {
-        self.clashes.insert(docid, position);
+    /// Records the docids of `docs`, at positions from `base`; `docid_at`
+    /// reads the docids of earlier positions. Fails, recording none, on an
+    /// empty docid or one recorded before. One hash and one table probe per
+    /// docid: the table outgrows the caches on a large corpus.
+    fn insert_batch<'a>(
+        &mut self,
+        docs: &'a [Doc],
+        base: usize,
+        docid_at: impl Fn(usize) -> Option<&'a str>,
+    ) -> Result<()> {
+        let at = |p: usize| match p.checked_sub(base) {
+            Some(i) => docs.get(i).map(|doc| doc.docid.as_str()),
+            None => docid_at(p),
+        };
+        for (i, doc) in docs.iter().enumerate() {
+            let position = base + i;
+            let error = if doc.docid.is_empty() {
+                empty_docid(position)
+            } else {
+                match self.insert(&doc.docid, Self::hash(&doc.docid), position, at) {
+                    Ok(()) => continue,
+                    Err(first) => duplicate_docid(&doc.docid, first, position),
+                }
+            };
+            for (j, doc) in docs[..i].iter().enumerate() {
+                self.remove(&doc.docid, Self::hash(&doc.docid), base + j);
+            }
+            return Err(error);
+        }
+        Ok(())
     }
+}
+
+fn empty_docid(position: usize) -> Error {
+    Error::Document(format!(
+        "document #{position} has an empty docid; every document needs a unique, non-empty id"
+    ))
+}
+
+fn duplicate_docid(docid: &str, first: usize, position: usize) -> Error {
+    Error::Document(format!(
+        "duplicate docid {docid:?} (documents #{first} and #{position}); docids must be unique"
+    ))
 }
 
 /// Checks that new documents, numbered from `base`, have non-empty docids,
@@ -741,16 +787,11 @@ pub(crate) fn check_new_docids<'a>(
     for (i, doc) in docs.iter().enumerate() {
         let position = base + i;
         if doc.docid.is_empty() {
-            return Err(Error::Document(format!(
-                "document #{position} has an empty docid; every document needs a unique, non-empty id"
-            )));
+            return Err(empty_docid(position));
         }
         let first = existing(&doc.docid).or_else(|| seen.get(doc.docid.as_str()).copied());
         if let Some(first) = first {
-            return Err(Error::Document(format!(
-                "duplicate docid {:?} (documents #{first} and #{position}); docids must be unique",
-                doc.docid
-            )));
+            return Err(duplicate_docid(&doc.docid, first, position));
         }
         seen.insert(&doc.docid, position);
     }
@@ -1024,13 +1065,20 @@ mod tests {
     #[test]
     fn docid_hash_clashes_are_told_apart() {
         let mut set = DocidSet::default();
-        let docids = ["a", "b", "c"];
-        // Pretend "a" and "c" share a hash.
-        set.insert_first(7, 0);
-        set.insert_clash("c".to_owned(), 2);
+        let docids = ["a", "b", "c", "c", "a", "d"];
         let at = |p: usize| docids.get(p).copied();
+        // "a", "c" and "d" share a hash.
+        assert_eq!(set.insert("a", 7, 0, at), Ok(()));
+        assert_eq!(set.insert("b", 8, 1, at), Ok(()));
+        assert_eq!(set.insert("c", 7, 2, at), Ok(()));
         assert_eq!(set.clashes.get("c"), Some(&2));
-        assert_eq!(set.get("c", at), Some(2));
-        assert_eq!(set.get("b", at), None);
+        assert_eq!(set.insert("c", 7, 3, at), Err(2));
+        assert_eq!(set.insert("a", 7, 4, at), Err(0));
+        assert_eq!(set.insert("d", 7, 5, at), Ok(()));
+        set.remove("d", 7, 5);
+        set.remove("a", 7, 0);
+        assert_eq!(set.clashes.get("d"), None);
+        assert_eq!(set.insert("a", 7, 4, at), Ok(()));
+        assert_eq!(set.insert("c", 7, 3, at), Err(2));
     }
 }
