@@ -621,6 +621,11 @@ impl IndexBuilder {
     /// Analyzes and adds a batch, in parallel. Fails, adding nothing, on an
     /// empty or duplicate docid.
     pub fn add_batch(&mut self, docs: Vec<Doc>) -> Result<()> {
+        if self.len() + docs.len() > u32::MAX as usize {
+            return Err(Error::Document(
+                "an index holds at most 4,294,967,295 documents".into(),
+            ));
+        }
         let mut seen = std::mem::take(&mut self.seen);
         let recorded = seen.insert_batch(&docs, self.len(), |p| self.docid_at(p));
         self.seen = seen;
