@@ -12,17 +12,17 @@ from pathlib import Path
 from support import REPO, collection
 
 
-def test_compare_smoke_reports_rserini():
-    adi = collection("adi")
+def run_compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """benches/compare.py with rserini alone and one build; fails on a non-zero exit."""
     script = REPO / "benches" / "compare.py"
-    out = subprocess.run(
-        [sys.executable, str(script), "--smoke", "--engines", "rserini", str(adi)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    command = [sys.executable, str(script), "--engines", "rserini", "--builds", "1", *args]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr
+    return out
+
+
+def test_compare_smoke_reports_rserini():
+    out = run_compare("--smoke", str(collection("adi")))
     rows = [line for line in out.stdout.splitlines() if line.startswith("| rserini |")]
     assert len(rows) == 1, out.stdout
     cells = [cell.strip() for cell in rows[0].strip("|").split("|")]
@@ -58,25 +58,14 @@ def beir_folder(folder: Path, docs: int, queries: int) -> Path:
 
 def test_compare_runs_every_query_of_a_corpus_without_qrels(tmp_path):
     folder = beir_folder(tmp_path, docs=40, queries=7)
-    script = REPO / "benches" / "compare.py"
-    command = [sys.executable, str(script), "--engines", "rserini", "--builds", "1"]
-    out = subprocess.run(
-        [*command, "--smoke", str(folder)], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_compare("--smoke", str(folder))
     assert "40 documents, 7 queries" in out.stderr
     header = [cell.strip() for cell in out.stdout.splitlines()[0].strip("|").split("|")]
     row = next(line for line in out.stdout.splitlines() if line.startswith("| rserini |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[header.index("nDCG@10")] == "\u2013"
     assert float(cells[header.index("QPS k=10, 1 thread")].replace(",", "")) > 0
-    out = subprocess.run(
-        [*command, "--smoke", "--queries", "3", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_compare("--smoke", "--queries", "3", str(folder))
     assert "40 documents, 3 queries" in out.stderr
 
 
@@ -176,15 +165,7 @@ def test_curve_subsets_are_first_documents_and_nested_samples_by_title(tmp_path)
 
 def test_compare_curve_builds_every_subset(tmp_path):
     folder = beir_folder(tmp_path, docs=60, queries=2)
-    script = REPO / "benches" / "compare.py"
-    command = [sys.executable, str(script), "--engines", "rserini", "--builds", "1"]
-    out = subprocess.run(
-        [*command, "--fractions", "0.5,1", "--curve-only", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_compare("--fractions", "0.5,1", "--curve-only", str(folder))
     rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
     header = [cell.strip() for cell in rows[0].strip("|").split("|")]
     cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
