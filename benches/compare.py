@@ -830,6 +830,10 @@ def write_subsets(
                 {"fraction": fraction, "subset": subset, "path": path, "docs": 0, "bytes": 0}
             )
     sampled = any(s["subset"] == "sample" for s in subsets)
+    # How many first documents each subset keeps (None: not a "first" subset).
+    limits = [
+        max(1, round(s["fraction"] * total)) if s["subset"] == "first" else None for s in subsets
+    ]
     with contextlib.ExitStack() as files:
         outs = [
             None
@@ -844,9 +848,9 @@ def write_subsets(
             line = line if line.endswith("\n") else line + "\n"
             share = title_share(line) if sampled else 0.0
             size = len(line.encode("utf-8"))
-            for s, out in zip(subsets, outs, strict=True):
-                if s["subset"] == "first":
-                    keep = s["docs"] < round(s["fraction"] * total)
+            for s, out, limit in zip(subsets, outs, limits, strict=True):
+                if limit is not None:
+                    keep = s["docs"] < limit
                 else:
                     keep = s["subset"] == "all" or share < s["fraction"]
                 if keep:
@@ -873,6 +877,9 @@ def build_curve(
             row: dict[str, Any] = dict(subset)
             n = row["docs"]
             for engine in engines:
+                if n == 0:  # a sample of a small corpus can be empty
+                    row[engine] = {"skipped": "no documents"}
+                    continue
                 print(
                     f"compare: build curve, {engine}, {SUBSETS[row['subset']]}, {n:,} documents...",
                     file=sys.stderr,

@@ -161,6 +161,9 @@ def test_curve_subsets_are_first_documents_and_nested_samples_by_title(tmp_path)
             assert (doc["_id"] in sample30) == (doc["title"] in kept)
     untitled = [doc["_id"] for doc in docs[1600:]]
     assert 0 < sum(i in set(sample30) for i in untitled) < len(untitled)
+    # The first documents are at least one, however small the fraction.
+    tiny = compare.write_subsets(source, tmp_path, [0.0001], len(docs))
+    assert (tiny[0]["subset"], tiny[0]["docs"]) == ("first", 1)
 
 
 def test_compare_curve_builds_every_subset(tmp_path):
