@@ -31,12 +31,14 @@ from rserini.exceptions import (
     RseriniError,
     UnknownDocidError,
 )
+from rserini.retrieval.document import Document, SearchHit
 
 __all__ = [
     "ANALYZER_PRESETS",
     "INDEX_FORMAT_VERSION",
     "Analyzer",
     "AnalyzerError",
+    "Document",
     "DocumentError",
     "Explanation",
     "Hit",
@@ -47,6 +49,7 @@ __all__ = [
     "ParseError",
     "QueryError",
     "RseriniError",
+    "SearchHit",
     "TermExplanation",
     "UnknownDocidError",
     "__version__",

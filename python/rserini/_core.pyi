@@ -18,7 +18,7 @@ Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
 LengthMode: TypeAlias = Literal["lucene", "exact"]
 Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
 StrPath: TypeAlias = str | PathLike[str]
-Document: TypeAlias = tuple[str, str] | Mapping[str, str]
+DocLike: TypeAlias = tuple[str, str] | Mapping[str, str]
 
 class Analyzer:
     """A text analysis chain: a named preset, optionally with steps overridden.
@@ -122,7 +122,7 @@ class Index:
 
     @staticmethod
     def build(
-        docs: Iterable[Document],
+        docs: Iterable[DocLike],
         *,
         analyzer: PresetName | str | Analyzer = "lucene-english",
         store: bool = True,
@@ -200,7 +200,7 @@ class Index:
         IndexLockedError
             If another writer holds the folder.
         """
-    def add(self, docs: Iterable[Document]) -> None:
+    def add(self, docs: Iterable[DocLike]) -> None:
         """Queues documents to add at the next :meth:`commit` (takes the folder's
         writer lock when the index lives in a folder)."""
     def add_jsonl(self, path: StrPath) -> int:
