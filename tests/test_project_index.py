@@ -275,3 +275,39 @@ def test_cli_counts_the_files_it_re_reads(project: Path) -> None:
     assert "rserini: 1 re-read, 1 re-indexed, 0 removed" in edited.stderr
     assert edited.stdout.split()[:2] == ["docs/guide.txt:1-1", edited.stdout.split()[1]]
     assert edited.stdout.rstrip().endswith("How to tune the score of a long query.")
+
+
+def test_a_locked_cache_is_searched_as_it_was(project: Path) -> None:
+    open_(project)
+    writer = Index.load(project / ".rserini" / "index")
+    writer.add([("held", "the writer lock")])  # another process would hold it so
+    write(project, "docs/guide.txt", "a brand new guide\n", age_ns=AGE_NS // 2)
+    try:
+        p = open_(project)
+        assert p.refresh.note is not None and "another process" in p.refresh.note
+        assert p.search("brand") == [] and [h.docid for h in p.search("tune")] == [
+            "docs/guide.txt:1-1"
+        ]
+    finally:
+        writer.rollback()
+    p = open_(project)
+    assert (p.refresh.note, p.refresh.reindexed) == (None, 1)
+    assert [h.docid for h in p.search("brand")] == ["docs/guide.txt:1-1"]
+
+
+def test_an_unwritable_cache_still_searches(project: Path) -> None:
+    (project / ".rserini").write_text("a file where the cache folder would go\n")
+    p = open_(project)
+    assert p.refresh.note is not None and p.refresh.note.startswith("not cached")
+    assert [h.docid for h in p.search("bm25")] == ["src/engine.py:1-2"]
+
+
+def test_a_foreign_folder_in_place_of_the_index_is_replaced(project: Path) -> None:
+    junk = project / ".rserini" / "index"
+    junk.mkdir(parents=True)
+    (junk / "notes.txt").write_text("not an index\n")  # Index.save refuses such a folder
+    p = open_(project)
+    assert (p.refresh.rebuilt, p.refresh.note) == ("no manifest", None)
+    assert not (junk / "notes.txt").exists()
+    assert [h.docid for h in p.search("bm25")] == ["src/engine.py:1-2"]
+    assert open_(project).refresh.rebuilt is None
