@@ -31,7 +31,7 @@ import os
 import shutil
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -110,15 +110,7 @@ class ProjectHit:
 
     def to_dict(self) -> dict[str, object]:
         """The hit as JSON values, in field order."""
-        return {
-            "rank": self.rank,
-            "docid": self.docid,
-            "score": self.score,
-            "path": self.path,
-            "start_line": self.start_line,
-            "end_line": self.end_line,
-            "line": self.line,
-        }
+        return asdict(self)
 
 
 @dataclass
