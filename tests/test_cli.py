@@ -95,7 +95,7 @@ def test_search_without_index_caches_the_project(tmp_path: Path) -> None:
     docid, score, line = first.stdout.rstrip("\n").split(None, 2)
     assert (docid, line) == ("src/engine.py:1-3", "def computeBm25Score(): return 1")
     assert float(score) > 0 and first.stdout.count("\n") == 1
-    assert "rebuilt the index (no manifest)" in first.stderr
+    assert "rebuilt the index (no manifest): 3 files read" in first.stderr
     assert "skipped 1 binary, 1 generated" in first.stderr
     assert (tmp_path / ".rserini" / "index" / "meta.json").exists()
     assert (tmp_path / ".rserini" / ".gitignore").read_text() == "*\n"

@@ -266,7 +266,7 @@ def rserini(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_cli_counts_the_files_it_re_reads(project: Path) -> None:
     first = rserini("search", "score", cwd=project)
     assert first.returncode == 0, first.stderr
-    assert "rebuilt the index (no manifest)" in first.stderr
+    assert "rebuilt the index (no manifest): 4 files read" in first.stderr
     assert (
         "rserini: 0 re-read, 0 re-indexed, 0 removed" in rserini("search", "x", cwd=project).stderr
     )

@@ -137,7 +137,7 @@ class Refresh:
 
     def __str__(self) -> str:
         head = (
-            f"rebuilt the index ({self.rebuilt})"
+            f"rebuilt the index ({self.rebuilt}): {self.read:,} files read"
             if self.rebuilt
             else f"{self.read:,} re-read, {self.reindexed:,} re-indexed, {self.removed:,} removed"
         )
