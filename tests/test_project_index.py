@@ -11,8 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rserini import Index, rrf
+from rserini.project import load_chunk_documents
 from rserini.project_index import ProjectIndex, ranked
 
 AGE_NS = 100 * 10**9
@@ -311,3 +314,52 @@ def test_a_foreign_folder_in_place_of_the_index_is_replaced(project: Path) -> No
     assert not (junk / "notes.txt").exists()
     assert [h.docid for h in p.search("bm25")] == ["src/engine.py:1-2"]
     assert open_(project).refresh.rebuilt is None
+
+
+WORDS = ["score", "pruning", "wand", "tune", "query", "getUserById", "chunk", "x"]
+NAMES = ["a.txt", "b/c.py", "b/d.md"]
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(NAMES),
+            st.sampled_from(["write", "delete", "touch"]),
+            st.lists(st.lists(st.sampled_from(WORDS), max_size=4), max_size=30),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_any_sequence_of_changes_searches_as_a_fresh_build(
+    tmp_path_factory: pytest.TempPathFactory,
+    steps: list[tuple[str, str, list[list[str]]]],
+) -> None:
+    root = tmp_path_factory.mktemp("project")
+    base = time.time_ns() - AGE_NS
+    for i, (name, op, lines) in enumerate(steps):
+        path = root / name
+        if op == "write":
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(" ".join(words) + "\n" for words in lines))
+        elif op == "delete":
+            path.unlink(missing_ok=True)
+        if path.exists():
+            when = base + (i + 1) * 1_000_000  # a new stat at every step
+            os.utime(path, ns=(when, when))
+        p = open_(root)
+        assert p.refresh.rebuilt is None or i == 0
+        docs = load_chunk_documents(root)
+        fresh = Index.build([(d.docid, d.text) for d in docs], analyzer="code", progress=False)
+        assert len(p.index) == len(fresh) == len(docs) and all(d.docid in p.index for d in docs)
+        for query in ("score pruning", "get user", "wand tune query chunk"):
+            for model in ("bm25", "tfidf", "rrf"):
+                assert ranked(p.index, query, 50, model=model) == ranked(  # type: ignore[arg-type]
+                    fresh,
+                    query,
+                    50,
+                    model=model,  # type: ignore[arg-type]
+                )

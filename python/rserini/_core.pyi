@@ -174,7 +174,8 @@ class Index:
         progress: bool = True,
     ) -> Index:
         """Indexes the text files under ``root`` (honouring ``.gitignore``), one
-        document per file, docid = relative path."""
+        document per file, docid = relative path; a file whose path is not UTF-8 is
+        left out, since no docid names it losslessly."""
     @staticmethod
     def load(path: StrPath, *, mmap: bool = True) -> Index:
         """Opens an index saved with :meth:`save`; ``mmap`` maps its large files
