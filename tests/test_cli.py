@@ -147,6 +147,10 @@ def test_search_index_output_is_unchanged(tmp_path: Path) -> None:
     assert [(r[0], r[2]) for r in rows] == [("1", "d1"), ("2", "d4")]
     assert all(len(r) == 3 and float(r[1]) > 0 for r in rows)
     assert out.stderr == ""
+    fused = rserini("search", "--index", tmp_path / "idx", "--model", "rrf", "--json", "network")
+    hits = json.loads(fused.stdout)["hits"]
+    assert [(h["rank"], h["docid"]) for h in hits] == [(1, "d1"), (2, "d4")]
+    assert hits[0]["score"] == 2 / 61  # first in both the BM25 and the TF-IDF ranking
 
 
 def test_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:

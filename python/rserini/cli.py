@@ -16,6 +16,7 @@ import numpy as np
 
 from rserini._core import ANALYZER_PRESETS, Index, read_queries
 from rserini.exceptions import RseriniError
+from rserini.project import CHUNK_LINES
 
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 
@@ -483,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Search an index. Without --index, the text and code files "
         "under --root (default: the current folder, honouring "
         ".gitignore; generated, binary and huge files skipped) are indexed "
-        "as chunks of 12 lines with the `code` analyzer, cached in .rserini/, "
+        f"as chunks of {CHUNK_LINES} lines with the `code` analyzer, cached in .rserini/, "
         "and only the files that changed are re-read; hits print as "
         "path:first-last  score  first matching line.",
     )
