@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from rserini import INDEX_FORMAT_VERSION
@@ -72,28 +74,83 @@ def test_index_search_run_explain(tmp_path: Path) -> None:
     assert "network" in out.stdout and "k1=0.9" in out.stdout
 
 
+def backdate(root: Path, seconds: int = 100) -> None:
+    when = time.time_ns() - seconds * 10**9
+    for path in root.rglob("*"):
+        os.utime(path, ns=(when, when), follow_symlinks=False)
+
+
 def test_search_without_index_caches_the_project(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "engine.py").write_text("def computeBm25Score(): return 1\n")
+    (tmp_path / "src" / "engine.py").write_text("import math\n\ndef computeBm25Score(): return 1\n")
     (tmp_path / "notes.md").write_text("Dynamic pruning with block max wand.\n")
     (tmp_path / "ignored.log").write_text("computeBm25Score everywhere\n")
     (tmp_path / ".gitignore").write_text("*.log\n")
     (tmp_path / "blob.bin").write_bytes(b"\x00\x01binary score")
+    (tmp_path / "yarn.lock").write_text("score 1.0.0\n")
+    backdate(tmp_path)  # Out of the racy window: files just written are read again.
 
     first = rserini("search", "score", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "src/engine.py" in first.stdout
-    assert "ignored.log" not in first.stdout and "blob.bin" not in first.stdout
-    assert "indexed" in first.stderr
+    docid, score, line = first.stdout.rstrip("\n").split(None, 2)
+    assert (docid, line) == ("src/engine.py:1-3", "def computeBm25Score(): return 1")
+    assert float(score) > 0 and first.stdout.count("\n") == 1
+    assert "rebuilt the index (no manifest): 3 files read" in first.stderr
+    assert "skipped 1 binary, 1 generated" in first.stderr
     assert (tmp_path / ".rserini" / "index" / "meta.json").exists()
+    assert (tmp_path / ".rserini" / ".gitignore").read_text() == "*\n"
 
     again = rserini("search", "score", cwd=tmp_path)
-    assert again.returncode == 0 and "indexed" not in again.stderr  # reused the cache
+    assert again.returncode == 0 and "rebuilt" not in again.stderr  # reused the cache
     assert again.stdout == first.stdout
 
     (tmp_path / "more.txt").write_text("another score to find\n")
-    changed = rserini("search", "score", cwd=tmp_path)
-    assert "indexed" in changed.stderr and "more.txt" in changed.stdout
+    changed = rserini("search", "--json", "score", cwd=tmp_path)
+    assert "1 re-read, 1 re-indexed, 0 removed" in changed.stderr
+    hits = json.loads(changed.stdout)["hits"]
+    assert {h["docid"] for h in hits} == {"src/engine.py:1-3", "more.txt:1-1"}
+    more = next(h for h in hits if h["path"] == "more.txt")
+    assert more == {
+        "rank": more["rank"],
+        "docid": "more.txt:1-1",
+        "score": more["score"],
+        "path": "more.txt",
+        "start_line": 1,
+        "end_line": 1,
+        "line": "another score to find",
+    }
+
+    fused = rserini("search", "--model", "rrf", "-q", "score", "wand", cwd=tmp_path)
+    assert fused.returncode == 0 and fused.stderr == ""
+    rows = [row.split(None, 2) for row in fused.stdout.splitlines()]
+    assert {r[0] for r in rows} == {"src/engine.py:1-3", "more.txt:1-1", "notes.md:1-1"}
+    assert all(0 < float(r[1]) <= round(2 / 61, 4) for r in rows)  # printed to 4 places
+
+
+def test_search_skips_non_utf8_file_names_instead_of_failing(tmp_path: Path) -> None:
+    """a\\xff.txt and a\ufffd.txt once made one lossy docid and failed the whole search."""
+    (tmp_path / "a\ufffd.txt").write_text("findme here\n")
+    with open(os.path.join(os.fsencode(tmp_path), b"a\xff.txt"), "wb") as f:
+        f.write(b"findme there\n")
+    out = rserini("search", "--json", "findme", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [h["docid"] for h in json.loads(out.stdout)["hits"]] == ["a\ufffd.txt:1-1"]
+    assert "skipped 1 non-utf8-name" in out.stderr
+
+
+def test_search_index_output_is_unchanged(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"id": d, "contents": t}) + "\n" for d, t in TINY))
+    assert rserini("index", "--input", corpus, "--index", tmp_path / "idx", "-q").returncode == 0
+    out = rserini("search", "--index", tmp_path / "idx", "network")
+    rows = [row.split() for row in out.stdout.splitlines()]
+    assert [(r[0], r[2]) for r in rows] == [("1", "d1"), ("2", "d4")]
+    assert all(len(r) == 3 and float(r[1]) > 0 for r in rows)
+    assert out.stderr == ""
+    fused = rserini("search", "--index", tmp_path / "idx", "--model", "rrf", "--json", "network")
+    hits = json.loads(fused.stdout)["hits"]
+    assert [(h["rank"], h["docid"]) for h in hits] == [(1, "d1"), (2, "d4")]
+    assert hits[0]["score"] == 2 / 61  # first in both the BM25 and the TF-IDF ranking
 
 
 def test_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:

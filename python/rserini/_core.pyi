@@ -174,7 +174,8 @@ class Index:
         progress: bool = True,
     ) -> Index:
         """Indexes the text files under ``root`` (honouring ``.gitignore``), one
-        document per file, docid = relative path."""
+        document per file, docid = relative path; a file whose path is not UTF-8 is
+        left out, since no docid names it losslessly."""
     @staticmethod
     def load(path: StrPath, *, mmap: bool = True) -> Index:
         """Opens an index saved with :meth:`save`; ``mmap`` maps its large files
@@ -377,3 +378,46 @@ def source_fingerprint(root: StrPath, max_file_bytes: int = 1048576) -> str:
 
 def saved_index_source(path: StrPath) -> str | None:
     """The ``source`` recorded in a saved index."""
+
+def list_source_files(
+    root: StrPath, *, max_file_bytes: int = 1048576, generated_names: Sequence[str] = ()
+) -> tuple[list[tuple[str, int, int]], dict[str, int]]:
+    """``(path, size, mtime_ns)`` of each file under ``root``, sorted by path (honouring
+    ``.gitignore``; no hidden file, no symbolic link, nothing under ``.rserini/``), and
+    how many files were left out, by reason: larger than ``max_file_bytes`` (``huge``),
+    a name matching ``generated_names`` (``generated``) or a path that is not UTF-8
+    (``non_utf8_name``). Nothing is read.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``root`` is not a folder.
+    ValueError
+        For a malformed glob in ``generated_names``.
+    """
+
+def read_source_files(
+    root: StrPath,
+    paths: Sequence[str],
+    *,
+    max_file_bytes: int = 1048576,
+    generated_markers: Sequence[str] = (),
+    header_lines: int = 0,
+    max_line_bytes: int | None = None,
+) -> list[tuple[str | None, str | None, str | None]]:
+    """``(skip reason, BLAKE3 hex hash of the bytes, text)`` of each of ``paths`` under
+    ``root``, read in parallel without the GIL. The reason is ``None`` for a text file,
+    else ``unreadable`` or ``huge`` (no hash), ``binary`` (a NUL byte), ``non_utf8``, or
+    ``generated`` (a marker in the first ``header_lines`` lines, or a line longer than
+    ``max_line_bytes``); the text is given only for a text file."""
+
+def chunk_lines(text: str, lines: int) -> list[tuple[int, int, str]]:
+    """``(start_line, end_line, text)`` of each run of ``lines`` lines of ``text``
+    (1-based, inclusive; lines end at ``\\n``; the last run may be shorter). The runs
+    tile the text; a blank text has none.
+
+    Raises
+    ------
+    ValueError
+        If ``lines`` is 0.
+    """

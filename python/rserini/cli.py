@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from rserini._core import ANALYZER_PRESETS, Index, read_queries, saved_index_source
+from rserini._core import ANALYZER_PRESETS, Index, read_queries
 from rserini.exceptions import RseriniError
+from rserini.project import CHUNK_LINES
 
-CACHE_DIR = ".rserini"
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 
 EPILOG = """\
@@ -29,9 +29,15 @@ examples:
 """
 
 
-def _add_model_args(p: argparse.ArgumentParser) -> None:
+def _add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf")) -> None:
     g = p.add_argument_group("scoring (all chosen at query time)")
-    g.add_argument("--model", choices=("bm25", "tfidf"), default="bm25", help="default: bm25")
+    g.add_argument(
+        "--model",
+        choices=models,
+        default="bm25",
+        help="default: bm25"
+        + ("; rrf fuses the BM25 and TF-IDF rankings (reciprocal rank)" if "rrf" in models else ""),
+    )
     g.add_argument(
         "--variant",
         choices=VARIANTS,
@@ -78,34 +84,6 @@ def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
 
 def _progress(enabled: bool) -> bool:
     return enabled and sys.stderr.isatty()
-
-
-def _open_project_index(root: Path, analyzer: str, threads: int | None, quiet: bool) -> Index:
-    """Loads the cached index of the files under ``root``, rebuilding it if they changed."""
-    from rserini._core import source_fingerprint
-
-    cache = root / CACHE_DIR / "index"
-    fingerprint = source_fingerprint(root)
-    if (cache / "meta.json").exists():
-        try:
-            if saved_index_source(cache) == fingerprint:
-                index = Index.load(cache)
-                if index.analyzer.name == analyzer:
-                    return index
-        except (RseriniError, OSError):
-            pass  # An unreadable cache is rebuilt below.
-    start = time.perf_counter()
-    index = Index.from_source_tree(
-        root, analyzer=analyzer, threads=threads, progress=_progress(not quiet)
-    )
-    index.save(cache)
-    if not quiet:
-        print(
-            f"indexed {len(index)} files under {root} in {time.perf_counter() - start:.2f}s "
-            f"(cached in {cache})",
-            file=sys.stderr,
-        )
-    return index
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
@@ -185,28 +163,53 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_search(args: argparse.Namespace) -> int:
-    if args.index is None:
-        index = _open_project_index(
-            Path(args.root).resolve(), args.analyzer or "code", args.threads, args.quiet
-        )
+def _search_project(args: argparse.Namespace, query: str) -> int:
+    from rserini.project_index import ProjectIndex
+
+    project = ProjectIndex.open(
+        args.root,
+        analyzer=args.analyzer or "code",
+        threads=args.threads,
+        progress=_progress(not args.quiet),
+    )
+    if not args.quiet:
+        print(f"rserini: {project.refresh}", file=sys.stderr)
+    hits = project.search(query, k=args.k, **_model_kwargs(args))
+    if args.json:
+        print(json.dumps({"query": query, "hits": [h.to_dict() for h in hits]}))
+    elif not hits:
+        print("no document matches the query", file=sys.stderr)
     else:
-        index = Index.load(args.index)
-    hits = index.search(" ".join(args.query), k=args.k, **_model_kwargs(args))
+        width = max(len(h.docid) for h in hits)
+        for h in hits:
+            print(f"{h.docid:<{width}}  {h.score:9.4f}  {h.line.strip()[:160]}")
+    return 0
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    from rserini.project_index import ranked
+
+    query = " ".join(args.query)
+    if args.index is None:
+        return _search_project(args, query)
+    hits = ranked(Index.load(args.index), query, args.k, **_model_kwargs(args))
     if args.json:
         print(
             json.dumps(
                 {
-                    "query": " ".join(args.query),
-                    "hits": [{"rank": h.rank, "docid": h.docid, "score": h.score} for h in hits],
+                    "query": query,
+                    "hits": [
+                        {"rank": rank, "docid": docid, "score": score}
+                        for rank, (docid, score) in enumerate(hits, 1)
+                    ],
                 }
             )
         )
     elif not hits:
         print("no document matches the query", file=sys.stderr)
     else:
-        for h in hits:
-            print(f"{h.rank:>4}  {h.score:9.4f}  {h.docid}")
+        for rank, (docid, score) in enumerate(hits, 1):
+            print(f"{rank:>4}  {score:9.4f}  {docid}")
     return 0
 
 
@@ -480,8 +483,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="search an index, or the files under the current folder",
         description="Search an index. Without --index, the text and code files "
         "under --root (default: the current folder, honouring "
-        ".gitignore) are indexed once with the `code` analyzer, cached "
-        "in .rserini/, and re-indexed only when files change.",
+        ".gitignore; generated, binary and huge files skipped) are indexed "
+        f"as chunks of {CHUNK_LINES} lines with the `code` analyzer, cached in .rserini/, "
+        "and only the files that changed are re-read; hits print as "
+        "path:first-last  score  first matching line.",
     )
     p.add_argument("query", nargs="+", metavar="QUERY", help="query words")
     p.add_argument("--index", type=Path, default=None, help="index folder (default: index --root)")
@@ -498,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print hits as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
-    _add_model_args(p)
+    _add_model_args(p, ("bm25", "tfidf", "rrf"))
     p.set_defaults(func=_cmd_search)
 
     p = sub.add_parser(

@@ -26,6 +26,9 @@ pub enum Error {
         /// What is wrong and how to fix it.
         message: String,
     },
+    /// An argument outside its domain (a malformed glob pattern, a zero size).
+    #[error("{0}")]
+    Argument(String),
     /// A docid that is not in the index.
     #[error("unknown docid {0:?}: it is not in this index")]
     UnknownDocid(String),

@@ -21,6 +21,7 @@
 
 pub mod analysis;
 mod bits;
+pub mod chunk;
 pub mod corpus;
 pub mod cursor;
 pub mod data;
@@ -28,6 +29,7 @@ pub mod docstore;
 pub mod error;
 pub mod fieldnorm;
 pub mod fusion;
+pub mod generated;
 pub mod index;
 mod legacy;
 pub mod postings;

@@ -7,6 +7,7 @@
 
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -68,6 +69,7 @@ impl From<CoreError> for PyErr {
                 message,
                 &[("path", path_of(&path)), ("line", Attr::Int(line))],
             ),
+            Error::Argument(_) => PyValueError::new_err(message),
             Error::UnknownDocid(_) => raise("UnknownDocidError", message, &[]),
             Error::Locked(path) => raise("IndexLockedError", message, &[("path", path_of(&path))]),
             Error::Corrupted { path, .. } => {

@@ -7,6 +7,7 @@ mod convert;
 mod errors;
 mod fusion;
 mod index;
+mod project;
 mod results;
 
 use pyo3::prelude::*;
@@ -22,6 +23,8 @@ mod _core {
     use crate::index::{
         _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
     };
+    #[pymodule_export]
+    use crate::project::{chunk_lines, list_source_files, read_source_files};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
 
