@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -48,3 +50,14 @@ def many_range_corpus(num_docs: int = 100_000) -> list[tuple[str, str]]:
             words.append(f"w{((state >> 33) % 548) ** 2 // 1000}")
         docs.append((f"doc{i:06d}", " ".join(words)))
     return docs
+
+
+def sealed_meta(meta: object) -> str:
+    """``meta`` as the text of a meta.json that rserini accepts: indented JSON whose last
+    member is ``"checksum": "crc32:<hex>"``, the CRC32 of the UTF-8 bytes before its key
+    (docs/index-format.md). Anything but a non-empty object is written unsealed."""
+    if not isinstance(meta, dict) or not meta:
+        return json.dumps(meta, indent=2)
+    body = json.dumps({k: v for k, v in meta.items() if k != "checksum"}, indent=2)
+    prefix = body[: -len("\n}")] + ",\n  "
+    return prefix + f'"checksum": "crc32:{zlib.crc32(prefix.encode()):08x}"\n}}\n'

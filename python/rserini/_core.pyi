@@ -154,14 +154,20 @@ class Index:
         threads: int | None = None,
         progress: bool = True,
         memory_mb: float = 256,
+        max_line_bytes: int = 67108864,
     ) -> Index:
         """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-        reading them in a stream; ``memory_mb`` is as for :meth:`build`.
+        reading them in a stream; ``memory_mb`` is as for :meth:`build`. In a folder
+        holding ``corpus.jsonl`` or ``corpus.jsonl.gz`` (a BEIR data set) only that
+        file is read. A UTF-8 byte order mark opening a file is skipped.
 
         Raises
         ------
         ParseError
-            For a malformed line, with ``path`` and ``line`` set.
+            For a malformed line, or one longer than ``max_line_bytes`` (64 MiB by
+            default), with ``path`` and ``line`` set.
+        DocumentError
+            For a corpus file that is not a regular file (a FIFO, a device).
         """
     @staticmethod
     def from_source_tree(
@@ -203,8 +209,9 @@ class Index:
     def add(self, docs: Iterable[DocLike]) -> None:
         """Queues documents to add at the next :meth:`commit` (takes the folder's
         writer lock when the index lives in a folder)."""
-    def add_jsonl(self, path: StrPath) -> int:
-        """Queues the documents of JSONL files; returns how many."""
+    def add_jsonl(self, path: StrPath, *, max_line_bytes: int = 67108864) -> int:
+        """Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
+        returns how many."""
     def delete(self, docids: str | Sequence[str]) -> None:
         """Queues documents to delete at the next :meth:`commit`.
 
