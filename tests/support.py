@@ -5,6 +5,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+import subprocess
+import sys
+import textwrap
 import zlib
 from pathlib import Path
 
@@ -61,3 +64,42 @@ def sealed_meta(meta: object) -> str:
     body = json.dumps({k: v for k, v in meta.items() if k != "checksum"}, indent=2)
     prefix = body[: -len("\n}")] + ",\n  "
     return prefix + f'"checksum": "crc32:{zlib.crc32(prefix.encode()):08x}"\n}}\n'
+
+
+# Runs a snippet and prints what it ended with: "ok" or the exception's class name.
+_OUTCOME = """
+import resource, sys
+if sys.argv[1] != "-":
+    limit = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+ARGS = sys.argv[2:]
+import rserini
+try:
+    exec(compile(sys.stdin.read(), "<snippet>", "exec"))
+except BaseException as e:
+    print(type(e).__name__, flush=True)
+else:
+    print("ok", flush=True)
+"""
+
+
+def outcome(code: str, *args: object, timeout: float = 60, address_space: int | None = None) -> str:
+    """Runs ``code`` (with ``ARGS`` the ``args`` as strings, ``rserini`` imported) in a fresh
+    interpreter, under an address-space limit if given, and returns "ok", the class name of
+    the exception it raised, or "signal N" if it died; a hang past ``timeout`` fails."""
+    limit = "-" if address_space is None else str(address_space)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _OUTCOME, limit, *map(str, args)],
+            input=textwrap.dedent(code),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hung for {timeout} s:\n{textwrap.dedent(code)}") from None
+    if proc.returncode < 0:
+        return f"signal {-proc.returncode}"
+    lines = proc.stdout.split()
+    assert proc.returncode == 0 and lines, proc.stderr[-2000:]
+    return lines[-1]
