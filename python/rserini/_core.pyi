@@ -191,9 +191,12 @@ class Index:
         FileNotFoundError
             If the folder does not exist.
         IndexCorruptedError
-            If a file is missing, truncated or damaged.
+            If a file is missing, truncated or damaged, or is a link, FIFO or device
+            (links inside an index folder are never followed).
         IndexVersionError
             If the index was written in another format version.
+        MemoryError
+            If ``mmap=False`` and a file does not fit in memory.
         """
     def save(self, path: StrPath) -> None:
         """Saves into the folder ``path``, crash-safely; replaces only an existing
@@ -202,13 +205,21 @@ class Index:
         Raises
         ------
         FileExistsError
-            If ``path`` is a non-empty folder that is not an rserini index.
+            If ``path`` is a non-empty folder that is not an rserini index (its
+            ``meta.json``, if any, is not an index's); nothing in it is touched.
         IndexLockedError
             If another writer holds the folder.
         """
     def add(self, docs: Iterable[DocLike]) -> None:
         """Queues documents to add at the next :meth:`commit` (takes the folder's
-        writer lock when the index lives in a folder)."""
+        writer lock when the index lives in a folder).
+
+        Raises
+        ------
+        IndexLockedError
+            If another writer holds the folder, or this process was forked from the
+            process that took the lock (a child never commits its parent's changes).
+        """
     def add_jsonl(self, path: StrPath, *, max_line_bytes: int = 67108864) -> int:
         """Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
         returns how many."""

@@ -5,7 +5,9 @@
 //! file: rserini never rewrites a published file (every save writes new file
 //! names and publishes them with an atomic rename of `meta.json`), and it
 //! unlinks old files instead of truncating them, which leaves existing
-//! mappings valid.
+//! mappings valid. Another program truncating or overwriting a mapped file
+//! in place would make readers die with `SIGBUS`: the README and
+//! `docs/index-format.md` say not to.
 
 use std::fs::File;
 use std::ops::{Deref, Range};
