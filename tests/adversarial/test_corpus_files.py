@@ -184,3 +184,18 @@ def test_a_folder_of_beir_folders_takes_each_corpus(tmp_path: Path) -> None:
     two.mkdir()
     docs_file(two / "corpus.jsonl", ["t1"])
     assert ids_of(Index.from_jsonl(tmp_path / "all", progress=False)) == ["1", "2", "t1"]
+
+
+def test_rserini_index_takes_max_line_bytes(tmp_path: Path) -> None:
+    path = docs_file(tmp_path / "c.jsonl", ["d1", "d2"])
+    base = [sys.executable, "-m", "rserini", "index", "--input", str(path), "--quiet"]
+    for limit, error in [(20, "rserini: error:"), (100, "")]:
+        proc = subprocess.run(
+            [*base, "--index", str(tmp_path / f"idx{limit}"), "--max-line-bytes", str(limit)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == (1 if error else 0), proc.stderr
+        assert error in proc.stderr and ("line longer than 20 bytes" in proc.stderr) == bool(error)
+    assert ids_of(Index.load(tmp_path / "idx100")) == ["d1", "d2"]
