@@ -182,11 +182,13 @@ def test_a_fifo_write_lock_is_refused_without_blocking(tmp_path: Path) -> None:
 # Sizes: nothing is read beyond what meta.json expects.
 
 
-def test_meta_json_linked_to_dev_zero_is_refused_not_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["meta.json", "seg000001.postings"])
+def test_a_file_linked_to_dev_zero_is_refused_not_read(tmp_path: Path, name: str) -> None:
+    """Read without mmap, /dev/zero would fill memory: the link is refused first."""
     folder = saved(tmp_path)
-    (folder / "meta.json").unlink()
-    (folder / "meta.json").symlink_to("/dev/zero")
-    code = "rserini.Index.load(ARGS[0])"
+    (folder / name).unlink()
+    (folder / name).symlink_to("/dev/zero")
+    code = "rserini.Index.load(ARGS[0], mmap=False)"
     assert outcome(code, folder, timeout=30, address_space=2 * GiB) == "IndexCorruptedError"
 
 
@@ -196,14 +198,6 @@ def test_an_oversized_meta_json_is_refused_before_reading(tmp_path: Path) -> Non
         f.truncate(64 << 20)  # sparse: reading it would take 64 MiB
     with pytest.raises(rserini.IndexCorruptedError, match="more than"):
         Index.load(folder)
-
-
-def test_a_data_file_linked_to_dev_zero_is_refused_with_mmap_off(tmp_path: Path) -> None:
-    folder = saved(tmp_path)
-    (folder / "seg000001.postings").unlink()
-    (folder / "seg000001.postings").symlink_to("/dev/zero")
-    code = "rserini.Index.load(ARGS[0], mmap=False)"
-    assert outcome(code, folder, timeout=30, address_space=2 * GiB) == "IndexCorruptedError"
 
 
 def test_a_data_file_larger_than_listed_is_refused_before_reading(tmp_path: Path) -> None:

@@ -305,8 +305,10 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         let victim = outside.path().join("victim");
         fs::write(&victim, b"precious").unwrap();
-        // Links under every name a write could use, and under the final name.
-        for n in 0..4 {
+        // Links under the next names a write takes (the counter is shared by
+        // this process's tests, which write a few files), an older version's
+        // temporary name, and the final name.
+        for n in 0..16 {
             std::os::unix::fs::symlink(&victim, dir.path().join(temporary_name("f", n))).unwrap();
         }
         std::os::unix::fs::symlink(&victim, dir.path().join(".f.tmp")).unwrap();
