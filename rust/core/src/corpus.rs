@@ -52,7 +52,10 @@ pub fn corpus_files(path: &Path) -> Result<Vec<PathBuf>> {
     let mut stack = vec![path.to_path_buf()];
     while let Some(dir) = stack.pop() {
         if let Some(corpus) = beir_corpus(&dir)? {
-            files.push(corpus);
+            let meta = std::fs::metadata(&corpus).map_err(|e| Error::io(&corpus, e))?;
+            if seen.insert(identity(&corpus, &meta)) {
+                files.push(corpus);
+            }
             continue;
         }
         for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
