@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -280,3 +282,29 @@ def test_meta_json_is_sealed_as_documented(tmp_path: Path) -> None:
     folder = committed_twice(tmp_path)
     text = (folder / "meta.json").read_text(encoding="utf-8")
     assert text == sealed_meta(json.loads(text))
+
+
+def test_rserini_search_in_a_repository_with_a_planted_cache_writes_nothing_outside(
+    tmp_path: Path,
+) -> None:
+    """A cloned repository carrying .rserini/index/ with planted links: `rserini search`
+    rebuilds its cache without writing through them."""
+    repo = tmp_path / "repo"
+    cache = repo / ".rserini" / "index"
+    Index.build([("old.py", "stale")], analyzer="code", progress=False).save(cache)
+    (repo / "main.py").write_text("def route_packets(): return 'router'\n")
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious")
+    for name in [".meta.json.tmp", ".seg000001.docids.tmp", ".seg000001.postings.tmp"]:
+        (cache / name).symlink_to(victim)
+    proc = subprocess.run(
+        [sys.executable, "-m", "rserini", "search", "--quiet", "route packets"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "main.py" in proc.stdout
+    assert victim.read_bytes() == b"precious"
+    assert not any(p.is_symlink() for p in cache.iterdir())
