@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
+import subprocess
+import sys
+import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
@@ -48,3 +53,53 @@ def many_range_corpus(num_docs: int = 100_000) -> list[tuple[str, str]]:
             words.append(f"w{((state >> 33) % 548) ** 2 // 1000}")
         docs.append((f"doc{i:06d}", " ".join(words)))
     return docs
+
+
+def sealed_meta(meta: object) -> str:
+    """``meta`` as the text of a meta.json that rserini accepts: indented JSON whose last
+    member is ``"checksum": "crc32:<hex>"``, the CRC32 of the UTF-8 bytes before its key
+    (docs/index-format.md). Anything but a non-empty object is written unsealed."""
+    if not isinstance(meta, dict) or not meta:
+        return json.dumps(meta, indent=2)
+    body = json.dumps({k: v for k, v in meta.items() if k != "checksum"}, indent=2)
+    prefix = body[: -len("\n}")] + ",\n  "
+    return prefix + f'"checksum": "crc32:{zlib.crc32(prefix.encode()):08x}"\n}}\n'
+
+
+# Runs a snippet and prints what it ended with: "ok" or the exception's class name.
+_OUTCOME = """
+import resource, sys
+if sys.argv[1] != "-":
+    limit = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+ARGS = sys.argv[2:]
+import rserini
+try:
+    exec(compile(sys.stdin.read(), "<snippet>", "exec"))
+except BaseException as e:
+    print(type(e).__name__, flush=True)
+else:
+    print("ok", flush=True)
+"""
+
+
+def outcome(code: str, *args: object, timeout: float = 60, address_space: int | None = None) -> str:
+    """Runs ``code`` (with ``ARGS`` the ``args`` as strings, ``rserini`` imported) in a fresh
+    interpreter, under an address-space limit if given, and returns "ok", the class name of
+    the exception it raised, or "signal N" if it died; a hang past ``timeout`` fails."""
+    limit = "-" if address_space is None else str(address_space)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _OUTCOME, limit, *map(str, args)],
+            input=textwrap.dedent(code),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hung for {timeout} s:\n{textwrap.dedent(code)}") from None
+    if proc.returncode < 0:
+        return f"signal {-proc.returncode}"
+    lines = proc.stdout.split()
+    assert proc.returncode == 0 and lines, proc.stderr[-2000:]
+    return lines[-1]

@@ -21,6 +21,7 @@ import pytest
 
 import rserini
 from rserini import Index
+from support import sealed_meta
 
 SEED = 20240917
 CASES = 10_400
@@ -178,7 +179,7 @@ def edit_meta(rng: random.Random, meta: dict, text: str) -> tuple[str, str]:
     path = rng.choice(leaves(edited))
     value = new_value(rng, get_at(edited, path), names)
     edited = set_at(edited, path, value)
-    return json.dumps(edited, indent=2), f"meta.json: {'/'.join(map(str, path))} = {value!r}"
+    return sealed_meta(edited), f"meta.json: {'/'.join(map(str, path))} = {value!r}"
 
 
 def structural(rng: random.Random, meta: dict) -> tuple[str, str]:
@@ -232,7 +233,7 @@ def structural(rng: random.Random, meta: dict) -> tuple[str, str]:
         files = segments[s]["files"]
         gone = files.pop(rng.randrange(len(files)))
         what = f"entry {gone['name']} removed from segment {s}"
-    return json.dumps(edited, indent=2), f"meta.json: {what}"
+    return sealed_meta(edited), f"meta.json: {what}"
 
 
 def mutate(
@@ -274,7 +275,7 @@ def mutate(
         data = pristine[base][source]
         put(folder / entry["name"], data)
         entry["bytes"], entry["crc32"] = len(data), payload_crc(data)
-        put_text(meta_path, json.dumps(meta, indent=2))
+        put_text(meta_path, sealed_meta(meta))
         return f"{base}/{source} copied over {entry['name']}, meta.json updated", True
     if op == "resealed":
         # Damage inside the payload, with a footer and meta.json entry recomputed to match.
@@ -299,7 +300,7 @@ def mutate(
         crc = zlib.crc32(payload)
         put(path, bytes(payload) + FOOTER.pack(len(payload), crc, VERSION, b"RSRN"))
         entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc
-        put_text(meta_path, json.dumps(meta, indent=2))
+        put_text(meta_path, sealed_meta(meta))
         return f"{entry['name']} payload {how} and resealed: {bytes(payload).hex()[:80]}...", True
     if op == "segment-swap":
         segs = meta["segments"]
@@ -316,7 +317,7 @@ def mutate(
         put(folder / y["name"], dx)
         for key in ("bytes", "crc32"):
             x[key], y[key] = y[key], x[key]
-        put_text(meta_path, json.dumps(meta, indent=2))
+        put_text(meta_path, sealed_meta(meta))
         return f"{x['name']} and {y['name']} swapped, meta.json updated", True
     # Binary damage of one listed file.
     name = rng.choice([e["name"] for e in data_entries])
@@ -561,7 +562,7 @@ def test_meta_with_an_impossible_analyzer_is_corruption(tmp_path: Path, analyzer
     folder = damaged(tmp_path, "code")
     meta = json.loads((folder / "meta.json").read_text())
     meta["analyzer"].update(analyzer)
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2))
+    (folder / "meta.json").write_text(sealed_meta(meta))
     with pytest.raises(rserini.IndexCorruptedError) as info:
         Index.load(folder)
     assert Path(info.value.path) == folder / "meta.json"
@@ -573,7 +574,7 @@ def test_deletions_entry_naming_the_folder_itself_is_corruption(tmp_path: Path) 
     meta = json.loads((folder / "meta.json").read_text())
     segment = next(s for s in meta["segments"] if s["deletions"])
     segment["deletions"]["name"] = ""
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2))
+    (folder / "meta.json").write_text(sealed_meta(meta))
     for mmap in (True, False):
         with pytest.raises(rserini.IndexCorruptedError):
             Index.load(folder, mmap=mmap)
@@ -587,7 +588,7 @@ def transplant(tmp_path: Path, base: str, source: str, target: str) -> Path:
     meta = json.loads((folder / "meta.json").read_text())
     entry = next(e for e in entries(meta) if e["name"] == target)
     entry["bytes"], entry["crc32"] = len(data), payload_crc(data)
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2))
+    (folder / "meta.json").write_text(sealed_meta(meta))
     return folder
 
 
@@ -623,7 +624,7 @@ def reseal(folder: Path, name: str, payload: bytes) -> None:
     meta = json.loads((folder / "meta.json").read_text())
     entry = next(e for e in entries(meta) if e["name"] == name)
     entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2))
+    (folder / "meta.json").write_text(sealed_meta(meta))
 
 
 @pytest.mark.parametrize(

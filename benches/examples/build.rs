@@ -23,7 +23,10 @@ fn main() {
         if let Some(mb) = budget_mb {
             builder = builder.with_memory_budget(mb << 20);
         }
-        corpus::read_documents(&path, false, |batch| builder.add_batch(batch)).expect("read");
+        corpus::read_documents(&path, false, corpus::DEFAULT_MAX_LINE_BYTES, |batch| {
+            builder.add_batch(batch)
+        })
+        .expect("read");
         builder.finish().expect("finish")
     });
     let stats = index.stats();

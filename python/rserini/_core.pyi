@@ -154,14 +154,20 @@ class Index:
         threads: int | None = None,
         progress: bool = True,
         memory_mb: float = 256,
+        max_line_bytes: int = 67108864,
     ) -> Index:
         """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-        reading them in a stream; ``memory_mb`` is as for :meth:`build`.
+        reading them in a stream; ``memory_mb`` is as for :meth:`build`. In a folder
+        holding ``corpus.jsonl`` or ``corpus.jsonl.gz`` (a BEIR data set) only that
+        file is read. A UTF-8 byte order mark opening a file is skipped.
 
         Raises
         ------
         ParseError
-            For a malformed line, with ``path`` and ``line`` set.
+            For a malformed line, or one longer than ``max_line_bytes`` (64 MiB by
+            default), with ``path`` and ``line`` set.
+        DocumentError
+            For a corpus file that is not a regular file (a FIFO, a device).
         """
     @staticmethod
     def from_source_tree(
@@ -186,9 +192,12 @@ class Index:
         FileNotFoundError
             If the folder does not exist.
         IndexCorruptedError
-            If a file is missing, truncated or damaged.
+            If a file is missing, truncated or damaged, or is a link, FIFO or device
+            (links inside an index folder are never followed).
         IndexVersionError
             If the index was written in another format version.
+        MemoryError
+            If ``mmap=False`` and a file does not fit in memory.
         """
     def save(self, path: StrPath) -> None:
         """Saves into the folder ``path``, crash-safely; replaces only an existing
@@ -197,15 +206,24 @@ class Index:
         Raises
         ------
         FileExistsError
-            If ``path`` is a non-empty folder that is not an rserini index.
+            If ``path`` is a non-empty folder that is not an rserini index (its
+            ``meta.json``, if any, is not an index's); nothing in it is touched.
         IndexLockedError
             If another writer holds the folder.
         """
     def add(self, docs: Iterable[DocLike]) -> None:
         """Queues documents to add at the next :meth:`commit` (takes the folder's
-        writer lock when the index lives in a folder)."""
-    def add_jsonl(self, path: StrPath) -> int:
-        """Queues the documents of JSONL files; returns how many."""
+        writer lock when the index lives in a folder).
+
+        Raises
+        ------
+        IndexLockedError
+            If another writer holds the folder, or this process was forked from the
+            process that took the lock (a child never commits its parent's changes).
+        """
+    def add_jsonl(self, path: StrPath, *, max_line_bytes: int = 67108864) -> int:
+        """Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
+        returns how many."""
     def delete(self, docids: str | Sequence[str]) -> None:
         """Queues documents to delete at the next :meth:`commit`.
 

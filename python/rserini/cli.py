@@ -90,7 +90,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.append:
         index = Index.load(args.index)
-        added = index.add_jsonl(args.input)
+        added = index.add_jsonl(args.input, max_line_bytes=args.max_line_bytes)
         index.commit(threads=args.threads)
         what = f"added {added:,} documents"
     else:
@@ -101,6 +101,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=_progress(not args.quiet),
             memory_mb=args.memory_mb,
+            max_line_bytes=args.max_line_bytes,
         )
         index.save(args.index)
         what = "indexed"
@@ -456,6 +457,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=256,
         help="memory budget of the build in MB: past it, postings are compressed into a "
         "segment and the segments merged at the end; same index, less memory (default: 256)",
+    )
+    p.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=64 << 20,
+        help="longest JSONL line accepted; a longer one is an error (default: 64 MiB)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

@@ -4,11 +4,19 @@
 //! (`{"id", "contents"}`) or BEIR's (`{"_id", "title", "text"}`, indexed as
 //! `title + " " + text`, as Pyserini's BEIR "flat" indexes do), in `.jsonl`,
 //! `.json` or gzip-compressed `.jsonl.gz` files; a path may be one file or a
-//! folder, searched recursively in sorted order. Queries: BEIR
-//! `queries.jsonl` (`{"_id", "text"}`) or `qid<TAB>text` lines.
+//! folder, searched recursively in sorted order. A folder holding
+//! `corpus.jsonl` or `corpus.jsonl.gz` is a BEIR data set: that file alone is
+//! its corpus (its `queries.jsonl` is not). Links to folders are followed,
+//! each folder and file once. Queries: BEIR `queries.jsonl` (`{"_id",
+//! "text"}`) or `qid<TAB>text` lines.
 //!
-//! Lines are parsed in parallel; errors name the file and the 1-based line.
+//! Files are opened through [`safe_fs`] (regular files only, never blocking
+//! on a FIFO); a line longer than [`DEFAULT_MAX_LINE_BYTES`] (or the limit
+//! given) is an error rather than an unbounded allocation; a UTF-8 byte order
+//! mark at the start of a file is skipped. Lines are parsed in parallel;
+//! errors name the file and the 1-based line.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -17,27 +25,53 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::safe_fs;
 use crate::segment::Doc;
 
 /// Lines parsed per parallel batch.
 const LINES_PER_BATCH: usize = 8192;
 
+/// The longest line read by default (64 MiB): far above any real document,
+/// far below what would exhaust memory.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
+
+/// The corpus file of a BEIR data set.
+const BEIR_CORPUS: [&str; 2] = ["corpus.jsonl", "corpus.jsonl.gz"];
+
 /// The corpus files under `path`: the file itself, or every `.jsonl`,
-/// `.jsonl.gz` and `.json` file below the folder, sorted.
+/// `.jsonl.gz` and `.json` file below the folder, sorted (only
+/// `corpus.jsonl[.gz]` in a BEIR folder). Links to folders are followed, but
+/// each folder and each file is taken once, so a link cycle ends.
 pub fn corpus_files(path: &Path) -> Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if meta.is_file() {
+    if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();
+    let mut seen = HashSet::from([identity(path, &meta)]);
     let mut stack = vec![path.to_path_buf()];
     while let Some(dir) = stack.pop() {
+        if let Some(corpus) = beir_corpus(&dir)? {
+            let meta = std::fs::metadata(&corpus).map_err(|e| Error::io(&corpus, e))?;
+            if seen.insert(identity(&corpus, &meta)) {
+                files.push(corpus);
+            }
+            continue;
+        }
         for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let entry = entry.map_err(|e| Error::io(&dir, e))?;
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if is_corpus_file(&p) {
+            let p = entry.map_err(|e| Error::io(&dir, e))?.path();
+            let corpus_file = is_corpus_file(&p);
+            let meta = match std::fs::metadata(&p) {
+                Ok(meta) => meta,
+                // A dangling link is nothing to read, unless it is named as a corpus file.
+                Err(_) if !corpus_file => continue,
+                Err(e) => return Err(Error::io(&p, e)),
+            };
+            if meta.is_dir() {
+                if seen.insert(identity(&p, &meta)) {
+                    stack.push(p);
+                }
+            } else if corpus_file && seen.insert(identity(&p, &meta)) {
                 files.push(p);
             }
         }
@@ -52,13 +86,47 @@ pub fn corpus_files(path: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The corpus file of `dir` if it is a BEIR folder.
+fn beir_corpus(dir: &Path) -> Result<Option<PathBuf>> {
+    let found: Vec<PathBuf> = BEIR_CORPUS
+        .iter()
+        .map(|name| dir.join(name))
+        .filter(|p| p.exists())
+        .collect();
+    match &found[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        _ => Err(Error::Document(format!(
+            "{} holds both corpus.jsonl and corpus.jsonl.gz; keep one",
+            dir.display()
+        ))),
+    }
+}
+
+/// What tells two paths to one folder or file apart from two copies.
+#[cfg(unix)]
+fn identity(_path: &Path, meta: &std::fs::Metadata) -> (u64, u64, PathBuf) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino(), PathBuf::new())
+}
+
+/// What tells two paths to one folder or file apart from two copies.
+#[cfg(not(unix))]
+fn identity(path: &Path, _meta: &std::fs::Metadata) -> (u64, u64, PathBuf) {
+    (
+        0,
+        0,
+        path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+    )
+}
+
 fn is_corpus_file(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") || name.ends_with(".json")
 }
 
 fn open_lines(path: &Path) -> Result<Box<dyn BufRead + Send>> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let (file, _) = safe_fs::open(path, safe_fs::Owner::Input)?;
     let gz = path.extension().is_some_and(|e| e == "gz");
     Ok(if gz {
         Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(file)))
@@ -67,10 +135,54 @@ fn open_lines(path: &Path) -> Result<Box<dyn BufRead + Send>> {
     })
 }
 
+/// Reads the next line of `reader` (through its `\n`) into `buf`; `false`
+/// at the end. A line of more than `max` bytes (its `\n` aside) is a parse
+/// error before it is read whole; memory that cannot be had is
+/// [`Error::OutOfMemory`].
+fn next_line(
+    reader: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+    path: &Path,
+    line: usize,
+) -> Result<bool> {
+    loop {
+        let available = reader.fill_buf().map_err(|e| Error::io(path, e))?;
+        if available.is_empty() {
+            return Ok(!buf.is_empty());
+        }
+        let (take, ends) = match memchr::memchr(b'\n', available) {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if buf.len() + take - usize::from(ends) > max {
+            return Err(Error::Parse {
+                path: path.to_path_buf(),
+                line,
+                message: format!("line longer than {max} bytes; raise max_line_bytes to read it"),
+            });
+        }
+        buf.try_reserve(take).map_err(|_| {
+            Error::OutOfMemory(format!(
+                "{} bytes for line {line} of {}",
+                buf.len() + take,
+                path.display()
+            ))
+        })?;
+        buf.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if ends {
+            return Ok(true);
+        }
+    }
+}
+
 /// Reads `path` line by line in batches of raw lines; calls `on_batch` with
-/// `(line number, bytes)` of the non-blank lines.
+/// `(line number, bytes)` of the non-blank lines. A byte order mark opening
+/// the file is skipped.
 fn for_each_line_batch(
     path: &Path,
+    max_line: usize,
     mut on_batch: impl FnMut(Vec<(usize, Vec<u8>)>) -> Result<()>,
 ) -> Result<()> {
     let mut reader = open_lines(path)?;
@@ -78,13 +190,13 @@ fn for_each_line_batch(
     let mut line_no = 0;
     loop {
         let mut buf = Vec::new();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::io(path, e))?;
-        if n == 0 {
+        if !next_line(&mut *reader, &mut buf, max_line, path, line_no + 1)? {
             break;
         }
         line_no += 1;
+        if line_no == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
+            buf.drain(..3);
+        }
         if buf.iter().all(|b| b.is_ascii_whitespace()) {
             continue;
         }
@@ -154,15 +266,26 @@ fn wrong_type(key: &str, value: &Value) -> FieldError {
     FieldError::WrongType(format!("field {key:?} must be a string, got {kind}"))
 }
 
+/// The id field `key` of `map`, parsed from the JSON text `raw`: a string,
+/// or a number kept exactly as written (`1E2`, `-0` and integers past 64
+/// bits would change, or collide, if read as numbers).
 fn id_field(
     map: &mut serde_json::Map<String, Value>,
     key: &str,
+    raw: &str,
 ) -> Option<Result<String, FieldError>> {
     map.remove(key).map(|v| match v {
         Value::String(s) => Ok(s),
-        Value::Number(n) => Ok(n.to_string()),
+        Value::Number(n) => Ok(number_text(raw, key).unwrap_or_else(|| n.to_string())),
         other => Err(wrong_type(key, &other)),
     })
+}
+
+/// The text of the member `key` of the JSON object `raw`, as written.
+fn number_text(raw: &str, key: &str) -> Option<String> {
+    let members: std::collections::HashMap<String, &serde_json::value::RawValue> =
+        serde_json::from_str(raw).ok()?;
+    Some(members.get(key)?.get().trim().to_owned())
 }
 
 fn text_field(map: &mut serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
@@ -177,12 +300,16 @@ fn text_field(map: &mut serde_json::Map<String, Value>, key: &str) -> Result<Str
 /// or `"docid"` (a string or a number); the text is `"contents"` (Pyserini's
 /// JsonCollection) or else `title + " " + text` (BEIR, a missing field
 /// counting as empty). The one rule for files, Python dicts and the
-/// document store. Takes the fields out of `map`.
-pub fn fields_of(mut map: serde_json::Map<String, Value>) -> Result<(String, String), FieldError> {
+/// document store. Takes the fields out of `map`, parsed from the JSON text
+/// `raw` (a numeric id is taken from there as written).
+pub fn fields_of(
+    mut map: serde_json::Map<String, Value>,
+    raw: &str,
+) -> Result<(String, String), FieldError> {
     let beir = map.contains_key("_id");
     let id = ["id", "_id", "docid"]
         .iter()
-        .find_map(|key| id_field(&mut map, key))
+        .find_map(|key| id_field(&mut map, key, raw))
         .ok_or_else(|| {
             FieldError::NoId(
                 "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)"
@@ -209,7 +336,7 @@ pub fn fields_of(mut map: serde_json::Map<String, Value>) -> Result<(String, Str
 /// [`fields_of`] for a JSON object given as text.
 pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
     match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Object(map)) => fields_of(map),
+        Ok(Value::Object(map)) => fields_of(map, raw),
         Ok(_) => Err(FieldError::Json("expected a JSON object".into())),
         Err(e) => Err(FieldError::Json(format!("malformed JSON: {e}"))),
     }
@@ -219,7 +346,8 @@ pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
 /// which the document store keeps whole.
 fn document_from(path: &Path, line: usize, bytes: &[u8], keep_raw: bool) -> Result<Doc> {
     let map = parse_json(path, line, bytes)?;
-    let (docid, contents) = fields_of(map).map_err(|e| Error::Parse {
+    let text = std::str::from_utf8(bytes).unwrap_or_default(); // `parse_json` checked it
+    let (docid, contents) = fields_of(map, text).map_err(|e| Error::Parse {
         path: path.to_path_buf(),
         line,
         message: e.to_string(),
@@ -240,15 +368,17 @@ fn document_from(path: &Path, line: usize, bytes: &[u8], keep_raw: bool) -> Resu
 
 /// Streams the documents of every corpus file under `path` in batches, in
 /// file and line order, keeping each line as the document's `raw` JSON if
-/// `keep_raw` (for a document store). Returns the number of documents read.
+/// `keep_raw` (for a document store); a line longer than `max_line` bytes is
+/// an error. Returns the number of documents read.
 pub fn read_documents(
     path: &Path,
     keep_raw: bool,
+    max_line: usize,
     mut on_batch: impl FnMut(Vec<Doc>) -> Result<()>,
 ) -> Result<usize> {
     let mut count = 0;
     for file in corpus_files(path)? {
-        for_each_line_batch(&file, |lines| {
+        for_each_line_batch(&file, max_line, |lines| {
             let docs: Vec<Doc> = lines
                 .par_iter()
                 .map(|(line, bytes)| document_from(&file, *line, bytes, keep_raw))
@@ -267,7 +397,7 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let tsv = name.ends_with(".tsv") || name.ends_with(".txt") || name.ends_with(".tsv.gz");
     let mut out = Vec::new();
-    for_each_line_batch(path, |lines| {
+    for_each_line_batch(path, DEFAULT_MAX_LINE_BYTES, |lines| {
         for (line, bytes) in lines {
             let err = |message: String| Error::Parse {
                 path: path.to_path_buf(),
@@ -284,8 +414,9 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
                 out.push((qid.trim().to_owned(), query.to_owned()));
             } else {
                 let mut map = parse_json(path, line, &bytes)?;
-                let qid = id_field(&mut map, "_id")
-                    .or_else(|| id_field(&mut map, "id"))
+                let raw = std::str::from_utf8(&bytes).unwrap_or_default();
+                let qid = id_field(&mut map, "_id", raw)
+                    .or_else(|| id_field(&mut map, "id", raw))
                     .ok_or_else(|| err("missing field \"_id\": a BEIR query line is {\"_id\": ..., \"text\": ...}".into()))?
                     .map_err(|e| err(e.to_string()))?;
                 let text = match map.get("text").or_else(|| map.get("contents")) {

@@ -5,7 +5,9 @@
 //! file: rserini never rewrites a published file (every save writes new file
 //! names and publishes them with an atomic rename of `meta.json`), and it
 //! unlinks old files instead of truncating them, which leaves existing
-//! mappings valid.
+//! mappings valid. Another program truncating or overwriting a mapped file
+//! in place would make readers die with `SIGBUS`: the README and
+//! `docs/index-format.md` say not to.
 
 use std::fs::File;
 use std::ops::{Deref, Range};
@@ -13,6 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+use crate::safe_fs;
 
 /// Immutable bytes, cheap to clone and to slice.
 #[derive(Clone)]
@@ -37,22 +40,19 @@ impl Data {
         }
     }
 
-    /// The whole file at `path`, memory-mapped (`mmap`) or read into memory.
-    pub fn open(path: &Path, mmap: bool) -> Result<Self> {
-        if !mmap {
-            return Ok(Data::owned(
-                std::fs::read(path).map_err(|e| Error::io(path, e))?,
-            ));
+    /// The whole of `file` (`len` bytes, opened from `path` by
+    /// [`safe_fs::open`]), memory-mapped (`mmap`) or read into memory.
+    pub fn from_file(file: File, len: u64, path: &Path, mmap: bool) -> Result<Self> {
+        if !mmap || len == 0 {
+            return Ok(Data::owned(safe_fs::read_all(file, len, path)?));
         }
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len() as usize;
-        if len == 0 {
-            return Ok(Data::owned(Vec::new()));
-        }
+        let len = usize::try_from(len)
+            .map_err(|_| Error::OutOfMemory(format!("{len} bytes to map {}", path.display())))?;
         // SAFETY: published index files are never modified in place (see the
         // module docs), so the mapped bytes cannot change under us.
         #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        let map = unsafe { memmap2::MmapOptions::new().len(len).map(&file) }
+            .map_err(|e| Error::io(path, e))?;
         Ok(Data {
             bytes: Backing::Mapped(Arc::new(map)),
             range: 0..len,

@@ -57,6 +57,20 @@ pub enum Error {
         "another writer holds the lock {0}; wait for it to commit, or remove the file if no rserini process is writing"
     )]
     Locked(PathBuf),
+    /// The writer lock belongs to another process: this one inherited the
+    /// index object, and its lock, through `fork()`.
+    #[error(
+        "the writer lock {path} belongs to process {owner}, not to this one (a forked process inherits its parent's pending changes, not the right to commit them); roll back, then load the index in this process to write"
+    )]
+    ForeignLock {
+        /// The lock file.
+        path: PathBuf,
+        /// The process that took the lock.
+        owner: u32,
+    },
+    /// Memory for a read could not be allocated.
+    #[error("out of memory: cannot allocate {0}")]
+    OutOfMemory(String),
     /// An operating-system error, with the path involved.
     #[error("{path}: {source}")]
     Io {

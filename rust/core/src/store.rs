@@ -3,29 +3,34 @@
 //! The folder holds one file per segment structure, named
 //! `<segment>.<kind>` (`seg000001.postings`, ...), per-segment deletion files
 //! `<segment>.<generation>.del`, a `write.lock` and `meta.json`, which lists
-//! the live files with their sizes and CRC32s. Every binary file ends with a
+//! the live files with their sizes and CRC32s and ends with a checksum of
+//! its own. Every binary file ends with a
 //! 20-byte footer: payload length (u64), CRC32 of the payload (u32), format
 //! version (u32) and the magic `RSRN`, all little-endian. The exact layout of
 //! each file is documented in `docs/index-format.md`.
 //!
 //! **Crash safety.** A save never modifies a file that `meta.json` lists: it
-//! writes new files (each through a temporary name, `fsync`ed), then
+//! writes new files (each through a temporary name, `fsync`ed, by
+//! [`safe_fs::write_atomically`]), then
 //! publishes them by atomically renaming a new `meta.json` into place, and
 //! only then deletes the files no longer listed. A crash at any point leaves
 //! either the old or the new index readable.
 //!
 //! **Concurrency.** One writer at a time holds an OS lock on `write.lock`;
-//! readers take no lock. An [`Index`] is a snapshot: it keeps its files
+//! readers take no lock. The lock records the process that took it: a
+//! child forked by a writer inherits the open lock but may not commit under
+//! it ([`Error::ForeignLock`]). An [`Index`] is a snapshot: it keeps its files
 //! (mapped, or read) whatever a writer does afterwards.
 //!
 //! **Checks.** Loading verifies every footer, the CRC32 of every file up to
 //! [`CRC_ON_LOAD_MAX`] bytes (larger files are checked by [`verify`]), and
 //! the consistency of the arrays, and reports a damaged file as
-//! [`Error::Corrupted`] naming it.
+//! [`Error::Corrupted`] naming it. Every file is opened through
+//! [`safe_fs`]: links inside the folder are not followed, FIFOs and devices
+//! are refused, and sizes are checked before reading.
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -39,10 +44,15 @@ use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::legacy;
 use crate::postings::{self, TermTable};
+use crate::safe_fs;
 use crate::segment::{Deletions, DocIds, SegmentData};
 
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// The first format version whose `meta.json` carries its own checksum.
+const SEALED_META_VERSION: u32 = 3;
+/// The largest `meta.json` read (about 1 KB per segment, so ample).
+const META_MAX_BYTES: u64 = 16 << 20;
 /// The oldest format version this build reads (converting it in memory).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// Files up to this size have their CRC32 checked on every load.
@@ -107,10 +117,15 @@ pub struct IndexMeta {
 }
 
 /// The exclusive right to write an index folder; released on drop.
+///
+/// The OS lock belongs to the open file, which `fork()` shares with the
+/// child: the lock therefore also records the process that took it, and only
+/// that process may write under it ([`WriteLock::check`]) or release it.
 #[derive(Debug)]
 pub struct WriteLock {
-    _file: fs::File,
+    file: fs::File,
     path: PathBuf,
+    owner: u32,
 }
 
 impl WriteLock {
@@ -118,20 +133,42 @@ impl WriteLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Whether this process took the lock (it did not if it inherited it
+    /// through `fork()`): [`Error::ForeignLock`] if not.
+    pub fn check(&self) -> Result<()> {
+        if self.owner == std::process::id() {
+            Ok(())
+        } else {
+            Err(Error::ForeignLock {
+                path: self.path.clone(),
+                owner: self.owner,
+            })
+        }
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        // Closing is not enough: a forked child's copy of the file would keep
+        // the lock held. A child's copy closes without unlocking its parent.
+        if self.owner == std::process::id() {
+            let _ = self.file.unlock();
+        }
+    }
 }
 
 /// Takes the writer lock of the index folder `dir` (created if needed).
 pub fn lock(dir: &Path) -> Result<WriteLock> {
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(LOCK_FILE);
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
+    let file = safe_fs::open_lock(&path)?;
     match file.try_lock() {
-        Ok(()) => Ok(WriteLock { _file: file, path }),
+        Ok(()) => Ok(WriteLock {
+            file,
+            path,
+            owner: std::process::id(),
+        }),
         Err(fs::TryLockError::WouldBlock) => Err(Error::Locked(path)),
         Err(fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
     }
@@ -147,31 +184,14 @@ fn with_footer(mut payload: Vec<u8>) -> (Vec<u8>, u32) {
     (payload, crc)
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
-    ));
-    let mut file = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    file.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
-    file.sync_all().map_err(|e| Error::io(&tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
-}
-
 fn write_file(dir: &Path, name: String, payload: Vec<u8>) -> Result<FileEntry> {
     let (bytes, crc32) = with_footer(payload);
-    write_atomically(&dir.join(&name), &bytes)?;
+    safe_fs::write_atomically(dir, &name, &bytes)?;
     Ok(FileEntry {
         name,
         bytes: bytes.len() as u64,
         crc32,
     })
-}
-
-fn sync_dir(dir: &Path) -> Result<()> {
-    fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| Error::io(dir, e))
 }
 
 /// The payload of each per-segment file, in [`KINDS`] order.
@@ -189,8 +209,9 @@ fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
     ]
 }
 
-/// Reads and checks `meta.json` of the index in `dir`.
-pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
+/// The bytes of `meta.json` in `dir` and their JSON value, checked for
+/// nothing more than being JSON.
+fn meta_json(dir: &Path) -> Result<(Vec<u8>, serde_json::Value)> {
     if !dir.is_dir() {
         return Err(Error::io(
             dir,
@@ -198,19 +219,30 @@ pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
         ));
     }
     let path = dir.join(META_FILE);
-    let bytes = fs::read(&path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
+    let bytes = safe_fs::read_bounded(&path, META_MAX_BYTES).map_err(|e| match e {
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             Error::corrupted(
                 &path,
                 "missing: this folder is not a (complete) rserini index",
             )
-        } else {
-            Error::io(&path, e)
         }
+        other => other,
     })?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
+    let value = serde_json::from_slice(&bytes)
         .map_err(|e| Error::corrupted(&path, format!("not valid JSON: {e}")))?;
-    if value.get("format").and_then(|f| f.as_str()) != Some("rserini-index") {
+    Ok((bytes, value))
+}
+
+/// Whether a `meta.json` value is an rserini index's.
+fn is_rserini_meta(value: &serde_json::Value) -> bool {
+    value.get("format").and_then(|f| f.as_str()) == Some("rserini-index")
+}
+
+/// Reads and checks `meta.json` of the index in `dir`.
+pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
+    let (bytes, value) = meta_json(dir)?;
+    let path = dir.join(META_FILE);
+    if !is_rserini_meta(&value) {
         return Err(Error::corrupted(&path, "not an rserini index meta file"));
     }
     let version = value
@@ -224,35 +256,172 @@ pub fn read_meta(dir: &Path) -> Result<IndexMeta> {
             expected: FORMAT_VERSION,
         });
     }
-    serde_json::from_value(value)
-        .map_err(|e| Error::corrupted(&path, format!("unexpected content: {e}")))
+    if version >= SEALED_META_VERSION {
+        check_seal(&path, &bytes)?;
+    }
+    let meta: IndexMeta = serde_json::from_value(value)
+        .map_err(|e| Error::corrupted(&path, format!("unexpected content: {e}")))?;
+    check_listing(&path, &meta)?;
+    Ok(meta)
+}
+
+/// The key of the checksum member, the last of `meta.json`.
+const SEAL_KEY: &[u8] = b"\"checksum\"";
+
+/// `meta` as the bytes of `meta.json`: pretty JSON whose last member is
+/// `"checksum": "crc32:<8 hex digits>"`, the CRC32 of every byte before
+/// that member's key.
+fn sealed(meta: &IndexMeta) -> Vec<u8> {
+    let mut json = serde_json::to_vec_pretty(meta).expect("IndexMeta serialises");
+    // Reopen the object: `to_vec_pretty` ends it with "\n}".
+    debug_assert!(json.ends_with(b"\n}"));
+    json.truncate(json.len() - 2);
+    json.extend_from_slice(b",\n  ");
+    let crc = crc32fast::hash(&json);
+    json.extend_from_slice(SEAL_KEY);
+    json.extend_from_slice(format!(": \"crc32:{crc:08x}\"\n}}\n").as_bytes());
+    json
+}
+
+/// Checks the checksum that [`sealed`] gave the bytes of `meta.json`.
+fn check_seal(path: &Path, bytes: &[u8]) -> Result<()> {
+    let at = bytes
+        .windows(SEAL_KEY.len())
+        .rposition(|w| w == SEAL_KEY)
+        .ok_or_else(|| Error::corrupted(path, "no checksum: meta.json was edited or damaged"))?;
+    let tail = std::str::from_utf8(&bytes[at + SEAL_KEY.len()..]).unwrap_or("");
+    let recorded = tail
+        .trim_end()
+        .strip_prefix(": \"crc32:")
+        .and_then(|t| t.strip_suffix("\"\n}"))
+        .filter(|hex| hex.len() == 8)
+        .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| {
+            Error::corrupted(
+                path,
+                "malformed checksum: it must end the file as \"checksum\": \"crc32:<8 hex digits>\"",
+            )
+        })?;
+    if crc32fast::hash(&bytes[..at]) != recorded {
+        return Err(Error::corrupted(
+            path,
+            "checksum mismatch: meta.json was edited or damaged",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `meta` names only files this index could have written, each
+/// once: segments `seg<n>` with `n` below `next_segment` (a new segment can
+/// then never take the name of a listed one), their data files
+/// `<segment>.<kind>` and deletion files `<segment>.<generation>.del`.
+fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
+    let bad = |message: String| Err(Error::corrupted(path, message));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut names = HashSet::new();
+    for segment in &meta.segments {
+        let name = segment.name.as_str();
+        let number = name
+            .strip_prefix("seg")
+            .filter(|n| digits(n))
+            .and_then(|n| n.parse::<u64>().ok());
+        if number.is_none_or(|n| n >= meta.next_segment) {
+            return bad(format!(
+                "segment name {name:?} is not one this index gave out (the next is number {})",
+                meta.next_segment
+            ));
+        }
+        if !names.insert(name) {
+            return bad(format!("segment {name} is listed twice"));
+        }
+        for file in &segment.files {
+            let kind = file
+                .name
+                .strip_prefix(name)
+                .and_then(|k| k.strip_prefix('.'));
+            if !kind.is_some_and(|k| KINDS.contains(&k)) {
+                return bad(format!(
+                    "file {:?} is not a data file of segment {name}",
+                    file.name
+                ));
+            }
+            if !names.insert(&file.name) {
+                return bad(format!("file {} is listed twice", file.name));
+            }
+        }
+        if let Some(file) = &segment.deletions {
+            let generation = file
+                .name
+                .strip_prefix(name)
+                .and_then(|g| g.strip_prefix('.'))
+                .and_then(|g| g.strip_suffix(".del"));
+            if !generation.is_some_and(digits) {
+                return bad(format!(
+                    "file {:?} is not a deletions file of segment {name}",
+                    file.name
+                ));
+            }
+            if !names.insert(&file.name) {
+                return bad(format!("file {} is listed twice", file.name));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Saves `index` into `dir` and returns the same index recorded as living
 /// there. Segments already saved in `dir` are kept as they are; new ones are
 /// written. An existing folder is replaced only if it is an rserini index.
 pub fn save(index: &Index, dir: &Path, source: Option<String>) -> Result<Index> {
-    if dir.exists() && !dir.join(META_FILE).exists() {
-        let foreign = fs::read_dir(dir)
-            .map_err(|e| Error::io(dir, e))?
-            .filter_map(|e| e.ok())
-            .any(|e| e.file_name() != LOCK_FILE);
-        if foreign {
-            return Err(Error::io(
-                dir,
-                std::io::Error::new(
-                    std::io::ErrorKind::AlreadyExists,
-                    "folder exists and is not an rserini index; choose an empty or new folder",
-                ),
-            ));
-        }
-    }
-    let _lock = lock(dir)?;
-    save_locked(index, dir, source)
+    check_destination(dir)?;
+    let lock = lock(dir)?;
+    save_locked(index, dir, source, &lock)
 }
 
-/// [`save`] for a caller already holding the folder's [`WriteLock`].
-pub fn save_locked(index: &Index, dir: &Path, source: Option<String>) -> Result<Index> {
+/// Refuses a destination folder that is not an rserini index (nor new, nor
+/// empty): its files are the user's, and a save would replace or delete them.
+fn check_destination(dir: &Path) -> Result<()> {
+    let foreign = |why: &str| {
+        Err(Error::io(
+            dir,
+            std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "folder exists and is not an rserini index ({why}); choose an empty or new folder"
+                ),
+            ),
+        ))
+    };
+    match fs::symlink_metadata(dir.join(META_FILE)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let Ok(entries) = fs::read_dir(dir) else {
+                return Ok(()); // A new folder (or an error `lock` reports).
+            };
+            let mut entries = entries.filter_map(|e| e.ok());
+            if entries.any(|e| e.file_name() != LOCK_FILE) {
+                return foreign("it holds files and no meta.json");
+            }
+            Ok(())
+        }
+        Err(e) => Err(Error::io(dir.join(META_FILE), e)),
+        Ok(_) => match read_meta(dir) {
+            Ok(_) => Ok(()),
+            Err(e @ Error::Version { .. }) => Err(e),
+            // A damaged index of ours is replaced; anything else is not ours.
+            Err(_) if meta_json(dir).is_ok_and(|(_, v)| is_rserini_meta(&v)) => Ok(()),
+            Err(_) => foreign("its meta.json is not an rserini index's"),
+        },
+    }
+}
+
+/// [`save`] for a caller holding the folder's [`WriteLock`], `lock`.
+pub fn save_locked(
+    index: &Index,
+    dir: &Path,
+    source: Option<String>,
+    lock: &WriteLock,
+) -> Result<Index> {
+    lock.check()?;
     let previous = match read_meta(dir) {
         Ok(meta) => Some(meta),
         Err(Error::Corrupted { .. }) => None,
@@ -325,10 +494,9 @@ pub fn save_locked(index: &Index, dir: &Path, source: Option<String>) -> Result<
         num_docs: index.len() as u64,
         segments: metas,
     };
-    sync_dir(dir)?;
-    let json = serde_json::to_vec_pretty(&meta).expect("IndexMeta serialises");
-    write_atomically(&dir.join(META_FILE), &json)?;
-    sync_dir(dir)?;
+    safe_fs::sync_dir(dir)?;
+    safe_fs::write_atomically(dir, META_FILE, &sealed(&meta))?;
+    safe_fs::sync_dir(dir)?;
     collect_garbage(dir, &meta);
     index.persisted(dir.to_path_buf(), generation, persisted)
 }
@@ -340,8 +508,9 @@ fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Deletes the files of ours that `meta` no longer lists. Best effort: a file
-/// that cannot be removed now is removed by a later save.
+/// Deletes the files of ours that `meta` no longer lists, and the
+/// temporaries of ours that a crash left behind; never any other file.
+/// Best effort: a file that cannot be removed now is removed by a later save.
 fn collect_garbage(dir: &Path, meta: &IndexMeta) {
     let live: HashSet<&str> = meta
         .segments
@@ -355,25 +524,41 @@ fn collect_garbage(dir: &Path, meta: &IndexMeta) {
     for entry in entries.filter_map(|e| e.ok()) {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let ours = name.starts_with("seg")
-            && (KINDS.iter().any(|k| name.ends_with(&format!(".{k}"))) || name.ends_with(".del"))
-            || (name.starts_with('.') && name.ends_with(".tmp"));
-        // Files of the format's first layout (one unnamed segment).
-        let legacy = [
-            "docids.bin",
-            "lengths.bin",
-            "norms.bin",
-            "docrank.bin",
-            "terms.fst",
-            "terminfo.bin",
-            "blocks.bin",
-            "postings.bin",
-        ]
-        .contains(&name);
-        if (ours || legacy) && !live.contains(name) {
+        let stale = match safe_fs::temporary_target(name) {
+            Some(target) => target == META_FILE || is_index_file_name(target),
+            None => is_index_file_name(name) && !live.contains(name),
+        };
+        if stale {
+            // Removes a link itself, never its target.
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Whether `name` is a name an index file of ours has: `seg<n>.<kind>`,
+/// `seg<n>.<generation>.del`, or a file of the format's first layout.
+fn is_index_file_name(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let segment_file = name
+        .strip_prefix("seg")
+        .and_then(|rest| rest.split_once('.'))
+        .is_some_and(|(number, rest)| {
+            digits(number)
+                && (KINDS.contains(&rest) || rest.strip_suffix(".del").is_some_and(digits))
+        });
+    // Files of the format's first layout (one unnamed segment).
+    let legacy = [
+        "docids.bin",
+        "lengths.bin",
+        "norms.bin",
+        "docrank.bin",
+        "terms.fst",
+        "terminfo.bin",
+        "blocks.bin",
+        "postings.bin",
+    ]
+    .contains(&name);
+    segment_file || legacy
 }
 
 /// Reads one file's payload, checking its footer (format `version`) and (if
@@ -385,23 +570,25 @@ fn payload(
     mmap: bool,
     check_crc: bool,
 ) -> Result<Data> {
-    let plain = !entry.name.is_empty()
-        && entry.name != "."
-        && entry.name != ".."
-        && !entry.name.contains(['/', '\\', '\0']);
-    if !plain {
-        return Err(Error::corrupted(
-            dir.join(META_FILE),
-            format!("bad file name {:?}", entry.name),
-        ));
-    }
+    // `check_listing` made the name a plain file name of this folder.
     let path = dir.join(&entry.name);
-    let data = Data::open(&path, mmap).map_err(|e| match e {
+    let (file, len) = safe_fs::open(&path, safe_fs::Owner::Index).map_err(|e| match e {
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             Error::corrupted(&path, "missing")
         }
         other => other,
     })?;
+    // Sizes first: nothing is read or mapped that meta.json does not expect.
+    if len != entry.bytes {
+        return Err(Error::corrupted(
+            &path,
+            format!(
+                "truncated or extended: {len} bytes, expected {}",
+                entry.bytes
+            ),
+        ));
+    }
+    let data = Data::from_file(file, len, &path, mmap)?;
     if data.len() < FOOTER_LEN {
         return Err(Error::corrupted(
             &path,
@@ -425,14 +612,10 @@ fn payload(
     }
     let len = u64::from_le_bytes(footer[0..8].try_into().expect("8 bytes"));
     let payload_len = data.len() - FOOTER_LEN;
-    if len != payload_len as u64 || entry.bytes != data.len() as u64 {
+    if len != payload_len as u64 {
         return Err(Error::corrupted(
             &path,
-            format!(
-                "truncated or extended: {} bytes, expected {}",
-                data.len(),
-                entry.bytes
-            ),
+            format!("the footer gives a payload of {len} bytes, the file holds {payload_len}"),
         ));
     }
     let crc = u32::from_le_bytes(footer[8..12].try_into().expect("4 bytes"));
@@ -674,4 +857,90 @@ pub fn latest(index: &Index, mmap: bool) -> Result<Option<Index>> {
 pub fn verify(dir: &Path) -> Result<()> {
     let meta = read_meta(dir)?;
     open(dir, &meta, true, true).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(segments: &[&str]) -> IndexMeta {
+        IndexMeta {
+            format: "rserini-index".into(),
+            format_version: FORMAT_VERSION,
+            rserini_version: "0".into(),
+            generation: 1,
+            analyzer: AnalyzerConfig::default(),
+            source: Some("a \"checksum\": \"crc32:00000000\"\n} in a string".into()),
+            next_segment: 3,
+            num_docs: 0,
+            segments: segments
+                .iter()
+                .map(|name| SegmentMeta {
+                    name: (*name).into(),
+                    num_docs: 0,
+                    num_deleted: 0,
+                    deletions: None,
+                    files: vec![FileEntry {
+                        name: format!("{name}.docids"),
+                        bytes: 20,
+                        crc32: 0,
+                    }],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_sealed_meta_passes_and_any_changed_byte_fails() {
+        let path = Path::new("meta.json");
+        let bytes = sealed(&meta(&["seg000001"]));
+        check_seal(path, &bytes).unwrap();
+        let parsed: IndexMeta = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(parsed, meta(&["seg000001"]));
+        for at in (0..bytes.len()).step_by(7) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x01;
+            assert!(check_seal(path, &damaged).is_err(), "byte {at}");
+        }
+        let cut = &bytes[..bytes.len() - 40];
+        assert!(check_seal(path, cut).is_err());
+    }
+
+    #[test]
+    fn listings_name_each_segment_and_file_once() {
+        let path = Path::new("meta.json");
+        check_listing(path, &meta(&["seg000001", "seg000002"])).unwrap();
+        for bad in [
+            meta(&["seg000001", "seg000001"]),
+            meta(&["seg000003"]),
+            meta(&["../seg000001"]),
+            meta(&["segment1"]),
+        ] {
+            assert!(matches!(
+                check_listing(path, &bad),
+                Err(Error::Corrupted { .. })
+            ));
+        }
+        let mut foreign_file = meta(&["seg000001"]);
+        foreign_file.segments[0].files[0].name = "write.lock".into();
+        assert!(check_listing(path, &foreign_file).is_err());
+    }
+
+    #[test]
+    fn garbage_is_only_ever_our_own_names() {
+        for ours in ["seg000001.postings", "seg1234567.store", "seg000002.17.del"] {
+            assert!(is_index_file_name(ours), "{ours}");
+        }
+        for theirs in [
+            "meta.json",
+            "write.lock",
+            "notes.txt",
+            "seg000001.postings.bak",
+            "seg.postings",
+            "segA.postings",
+            "seg000001.x.del",
+        ] {
+            assert!(!is_index_file_name(theirs), "{theirs}");
+        }
+    }
 }

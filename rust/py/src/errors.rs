@@ -6,8 +6,8 @@
 //! subclasses (`FileNotFoundError`, `PermissionError`, ...).
 
 use pyo3::exceptions::{
-    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
-    PyValueError,
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyMemoryError, PyOSError,
+    PyPermissionError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -71,7 +71,10 @@ impl From<CoreError> for PyErr {
             ),
             Error::Argument(_) => PyValueError::new_err(message),
             Error::UnknownDocid(_) => raise("UnknownDocidError", message, &[]),
-            Error::Locked(path) => raise("IndexLockedError", message, &[("path", path_of(&path))]),
+            Error::Locked(path) | Error::ForeignLock { path, .. } => {
+                raise("IndexLockedError", message, &[("path", path_of(&path))])
+            }
+            Error::OutOfMemory(_) => PyMemoryError::new_err(message),
             Error::Corrupted { path, .. } => {
                 raise("IndexCorruptedError", message, &[("path", path_of(&path))])
             }

@@ -369,9 +369,11 @@ impl PyIndex {
         Ok(PyIndex::new(index, None))
     }
 
-    /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a folder.
+    /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a
+    /// folder; a line longer than `max_line_bytes` is a `ParseError`.
     #[staticmethod]
-    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB))]
+    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[allow(clippy::too_many_arguments)]
     fn from_jsonl(
         py: Python<'_>,
         path: PathBuf,
@@ -380,13 +382,14 @@ impl PyIndex {
         threads: Option<usize>,
         progress: bool,
         memory_mb: f64,
+        max_line_bytes: usize,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let budget = memory_budget(memory_mb)?;
         let bar = progress_bar(progress, None, "indexing");
         let index = detached(py, threads, || {
             let mut builder = IndexBuilder::new(config, store)?.with_memory_budget(budget);
-            corpus::read_documents(&path, store, |batch| {
+            corpus::read_documents(&path, store, max_line_bytes, |batch| {
                 let n = batch.len() as u64;
                 builder.add_batch(batch)?;
                 bar.inc(n);
@@ -473,10 +476,11 @@ impl PyIndex {
     }
 
     /// Queues the documents of JSONL files (as for `from_jsonl`) to add at the next `commit`.
-    fn add_jsonl(&self, py: Python<'_>, path: PathBuf) -> PyResult<usize> {
+    #[pyo3(signature = (path, *, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    fn add_jsonl(&self, py: Python<'_>, path: PathBuf, max_line_bytes: usize) -> PyResult<usize> {
         let mut docs = Vec::new();
         py.detach(|| {
-            corpus::read_documents(&path, true, |batch| {
+            corpus::read_documents(&path, true, max_line_bytes, |batch| {
                 docs.extend(batch);
                 Ok(())
             })
@@ -531,7 +535,7 @@ impl PyIndex {
         let deletes = std::mem::take(&mut pending.deletes);
         let source = self.source.clone();
         let store = self.store;
-        let holds_lock = pending.lock.is_some();
+        let lock = pending.lock.as_ref();
         let result = detached(py, threads, || {
             let latest = store::latest(&index, true)?;
             let base = latest.as_ref().unwrap_or(&index);
@@ -544,8 +548,8 @@ impl PyIndex {
                 .filter(|d| base.doc(d).is_ok())
                 .collect();
             let next = base.with_changes(adds, &deletes, store)?;
-            match (base.dir(), holds_lock) {
-                (Some(dir), true) => store::save_locked(&next, dir, source).map(Some),
+            match (base.dir(), lock) {
+                (Some(dir), Some(lock)) => store::save_locked(&next, dir, source, lock).map(Some),
                 _ => Ok(Some(next)),
             }
         });
@@ -569,13 +573,14 @@ impl PyIndex {
         self.take_lock(&mut pending)?;
         let index = self.snapshot();
         let source = self.source.clone();
+        let lock = pending.lock.as_ref();
         let result = py.detach(|| -> Result<Index, Error> {
             let latest = store::latest(&index, true)?;
             let base = latest.as_ref().unwrap_or(&index);
             let merged = base.merged()?;
-            match base.dir() {
-                Some(dir) => store::save_locked(&merged, dir, source),
-                None => Ok(merged),
+            match (base.dir(), lock) {
+                (Some(dir), Some(lock)) => store::save_locked(&merged, dir, source, lock),
+                _ => Ok(merged),
             }
         });
         if pending.adds.is_empty() && pending.deletes.is_empty() {
@@ -682,11 +687,9 @@ impl PyIndex {
         let index = slf.get().snapshot();
         let source = slf.get().source.clone();
         let files = detached(py, None, || {
-            let dir = scratch_dir();
-            let saved = store::save(&index, &dir, source.clone());
-            let files = saved.and_then(|_| read_folder(&dir));
-            let _ = std::fs::remove_dir_all(&dir);
-            files
+            let scratch = scratch_dir()?;
+            let saved = store::save(&index, scratch.path(), source.clone());
+            saved.and_then(|_| read_folder(scratch.path()))
         })?;
         let dict = PyDict::new(py);
         for (name, bytes) in files {
@@ -954,10 +957,14 @@ impl PyIndex {
     }
 
     /// Takes the folder's writer lock for the pending changes, if the index
-    /// lives in a folder and the lock is not held yet.
+    /// lives in a folder and the lock is not held yet (a lock inherited
+    /// through `fork()` is refused, not used).
     /// Once locked, the index moves to the latest saved state, since
     /// another writer may have committed after this object was loaded.
     fn take_lock(&self, pending: &mut Pending) -> PyResult<()> {
+        if let Some(lock) = &pending.lock {
+            lock.check().map_err(CoreError)?;
+        }
         let index = self.snapshot();
         if pending.lock.is_none()
             && let Some(dir) = index.dir()
@@ -986,12 +993,14 @@ fn query_list(queries: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(owned)
 }
 
-/// A fresh, unique scratch folder name under the system's temporary folder.
-fn scratch_dir() -> PathBuf {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("rserini-pickle-{}-{n}", std::process::id()))
+/// A fresh scratch folder under the system's temporary folder, created
+/// exclusively and private to this user (a predictable name there could be
+/// planted by another user), removed on drop.
+fn scratch_dir() -> Result<tempfile::TempDir, Error> {
+    tempfile::Builder::new()
+        .prefix("rserini-pickle-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))
 }
 
 /// Every file of a folder, by name.
@@ -1015,22 +1024,19 @@ pub fn _index_from_files(
     source: Option<String>,
 ) -> PyResult<PyIndex> {
     let index = detached(py, None, || {
-        let dir = scratch_dir();
-        let loaded = (|| {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            for (name, bytes) in &files {
-                if name.contains(['/', '\\']) || name.starts_with('.') {
-                    return Err(Error::corrupted(
-                        &dir,
-                        format!("bad file name {name:?} in a pickle"),
-                    ));
-                }
-                std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
+        // The folder is removed when `scratch` drops.
+        let scratch = scratch_dir()?;
+        let dir = scratch.path();
+        for (name, bytes) in &files {
+            if name.contains(['/', '\\']) || name.starts_with('.') {
+                return Err(Error::corrupted(
+                    dir,
+                    format!("bad file name {name:?} in a pickle"),
+                ));
             }
-            store::load(&dir, false)?.in_memory()
-        })();
-        let _ = std::fs::remove_dir_all(&dir);
-        loaded
+            std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
+        }
+        store::load(dir, false)?.in_memory()
     })?;
     Ok(PyIndex::new(index, source))
 }
