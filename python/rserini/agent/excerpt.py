@@ -115,11 +115,16 @@ def build_excerpt(contents: str, terms: Sequence[str], max_chars: int = SNIPPET_
 
 
 def build_preview(
-    contents: str, title: str | None, query: str, max_chars: int = SNIPPET_MAX_CHARS
+    contents: str,
+    title: str | None,
+    query: str,
+    max_chars: int = SNIPPET_MAX_CHARS,
+    tokens: Sequence[str] | None = None,
 ) -> Preview:
-    """The server's preview of one document for a search of ``query`` (the only clue)."""
+    """The server's preview of one document for a search of ``query`` (the only clue);
+    ``tokens``, if given, are ``clue_tokens(query)`` computed once for many documents."""
     haystack = (f"{title}\n" if title is not None else "") + contents
-    terms = matched_terms(haystack, clue_tokens(query))
+    terms = matched_terms(haystack, clue_tokens(query) if tokens is None else tokens)
     excerpt = build_excerpt(contents, terms, max_chars)
     truncated = _utf16_len(excerpt) < _utf16_len(contents)
     return Preview(title, terms, excerpt, truncated)

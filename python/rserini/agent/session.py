@@ -48,10 +48,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from rserini.agent import messages
 from rserini.agent.budget import TimeBudget
 from rserini.agent.cache import CachedSearch, SearchCache
-from rserini.agent.excerpt import build_preview, document_title
+from rserini.agent.excerpt import build_preview, clue_tokens, document_title
 from rserini.agent.jsformat import js_json, js_string_literal, js_trim
 from rserini.agent.lines import read_chunk, split_lines
 from rserini.agent.options import ToolOptions
@@ -103,6 +105,15 @@ def round3(score: float) -> float:
     if scaled - whole >= 0.5:
         whole += 1
     return whole / 1000.0
+
+
+def round3_all(scores: list[float]) -> list[float]:
+    """:func:`round3` of each score, vectorized (the same IEEE products and floors)."""
+    scaled = np.asarray(scores, dtype=np.float64) * 1000.0
+    whole = np.floor(scaled)
+    whole += scaled - whole >= 0.5
+    rounded: list[float] = (whole / 1000.0).tolist()
+    return rounded
 
 
 def _ms(start: float) -> float:
@@ -286,7 +297,10 @@ class SearchSession:
             else []
         )
         timing = {"searchRpcMs": _ms(start)} if self.options.record_timings else None
-        entry = self.cache.add(raw_query, [d for d, _ in pairs], [round3(s) for _, s in pairs])
+        docids, scores = (
+            (list(column) for column in zip(*pairs, strict=True)) if pairs else ([], [])
+        )
+        entry = self.cache.add(raw_query, docids, round3_all(scores))
         page = search_page(entry, 1, FIRST_PAGE_LIMIT, self._previewer(entry), timing)
         text, truncation = self._spill_search(page, entry, self._next_sequence())
         page_docids = [hit["docid"] for hit in page["results"]]  # type: ignore[attr-defined]
@@ -350,7 +364,7 @@ class SearchSession:
             else READ_SPILL_HINT
         )
         name = read_spill_name(seq, docid, chunk.returned_line_start, chunk.returned_line_end)
-        text, truncation = self._spill(text, "read", name, text, hint, "outputTruncation")
+        text, truncation = self._spill(text, "read", name, hint, "outputTruncation")
         details: dict[str, object] = {
             "docid": docid,
             "offset": offset,
@@ -404,9 +418,7 @@ class SearchSession:
         seq = self._next_sequence()
         first, last = (found[0].start + 1, found[0].end) if found else (0, 0)
         name = f"{seq}-{docid}-find-lines-{first}-{last}.txt"
-        text, truncation = self._spill(
-            text, "read", name, text, READ_SPILL_HINT, "outputTruncation"
-        )
+        text, truncation = self._spill(text, "read", name, READ_SPILL_HINT, "outputTruncation")
         details: dict[str, object] = {
             "docid": docid,
             "query": query,
@@ -445,34 +457,41 @@ class SearchSession:
         return self._text_of(docid, fields)
 
     def _previewer(self, entry: CachedSearch) -> Callable[[int], dict[str, object] | None]:
+        """The title and snippet fields of position ``i`` of ``entry`` (``None`` past the
+        preview depth), rendered on first display and kept in the entry."""
         depth = self.options.preview_depth
-        scorer: list[PassageScorer] = []
+        render = self._excerpt_renderer(entry.raw_query)
 
         def preview(i: int) -> dict[str, object] | None:
             if depth is not None and i >= depth:
                 return None
             if i not in entry.previews:
-                entry.previews[i] = self._preview(entry, i, scorer)
+                entry.previews[i] = self._preview(entry.docids[i], render)
             return entry.previews[i]
 
         return preview
 
+    def _excerpt_renderer(self, query: str) -> Callable[[str, str | None], tuple[str, bool]]:
+        """``(contents, title) -> (excerpt, truncated)`` for hits of ``query``."""
+        if self.options.excerpt_mode == "passage":
+            scorer = PassageScorer(self.index, query)
+            return lambda contents, title: best_excerpt(scorer, contents, EXCERPT_CHARS)
+        tokens = clue_tokens(query)
+
+        def window(contents: str, title: str | None) -> tuple[str, bool]:
+            p = build_preview(contents, title, query, EXCERPT_CHARS, tokens)
+            return p.excerpt, p.excerpt_truncated
+
+        return window
+
     def _preview(
-        self, entry: CachedSearch, i: int, scorer: list[PassageScorer]
+        self, docid: str, render: Callable[[str, str | None], tuple[str, bool]]
     ) -> dict[str, object]:
-        docid = entry.docids[i]
         fields = self._fields(docid)
         if fields is None:
             return {"title": None, "snippet": "[Document not found]", "snippetTruncated": False}
-        contents = self._text_of(docid, fields)
         title = document_title(fields)
-        if self.options.excerpt_mode == "passage":
-            if not scorer:
-                scorer.append(PassageScorer(self.index, entry.raw_query))
-            excerpt, truncated = best_excerpt(scorer[0], contents, EXCERPT_CHARS)
-        else:
-            p = build_preview(contents, title, entry.raw_query, EXCERPT_CHARS)
-            excerpt, truncated = p.excerpt, p.excerpt_truncated
+        excerpt, truncated = render(self._text_of(docid, fields), title)
         # The adapter maps an empty excerpt to "no snippet".
         return {"title": title, **_optional(snippet=excerpt or None), "snippetTruncated": truncated}
 
@@ -485,20 +504,27 @@ class SearchSession:
         self, page: dict[str, object], entry: CachedSearch, seq: int
     ) -> tuple[str, dict[str, object]]:
         name = search_spill_name(seq, entry.search_id, page)
+        text = format_search_page(page)
         return self._spill(
-            format_search_page(page), "search", name, js_json(page, 2), SEARCH_SPILL_HINT,
-            "truncation",
-        )  # fmt: skip
+            text, "search", name, SEARCH_SPILL_HINT, "truncation", lambda: js_json(page, 2)
+        )
 
     def _spill(
-        self, text: str, kind: str, name: str, full: str, hint: str, key: str
+        self,
+        text: str,
+        kind: str,
+        name: str,
+        hint: str,
+        key: str,
+        full: Callable[[], str] | None = None,
     ) -> tuple[str, dict[str, object]]:
-        """pi's head truncation; a cut output is saved in full and the notice and hint
-        replace the cut lines. Returns the visible text and the truncation details."""
+        """pi's head truncation; a cut output is saved in full (``text`` itself, or
+        ``full()``, made only then) and the notice and hint replace the cut lines. Returns
+        the visible text and the truncation details."""
         cut = truncate_head(text)
         if not cut.truncated:
             return text, {}
-        path = self.spill.write(kind, name, full)
+        path = self.spill.write(kind, name, text if full is None else full())
         visible = f"{cut.content}\n{cut.notice(path)}\n{hint}"
         return visible, {key: cut.as_details(), "fullOutputPath": path}
 
