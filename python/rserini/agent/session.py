@@ -103,17 +103,9 @@ def normalize_positive_integer(value: object, fallback: int) -> int:
     return max(1, math.floor(number)) if math.isfinite(number) else fallback
 
 
-def round3(score: float) -> float:
-    """Java's ``Math.round(score * 1000.0) / 1000.0``: half up, on the double product."""
-    scaled = score * 1000.0
-    whole = math.floor(scaled)
-    if scaled - whole >= 0.5:
-        whole += 1
-    return whole / 1000.0
-
-
 def round3_all(scores: list[float]) -> list[float]:
-    """:func:`round3` of each score, vectorized (the same IEEE products and floors)."""
+    """Each score as the Anserini server rounds it, Java's
+    ``Math.round(score * 1000.0) / 1000.0``: half up, on the double product."""
     scaled = np.asarray(scores, dtype=np.float64) * 1000.0
     whole = np.floor(scaled)
     whole += scaled - whole >= 0.5
