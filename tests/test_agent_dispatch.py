@@ -248,7 +248,7 @@ def test_find_in_document_jumps_to_the_best_lines(index, tmp_path):
     result = session.find_in_document("locate fuel", "long", "thorium fuel", limit=1)
     assert not result.is_error
     lines = result.text.split("\n")
-    assert lines[0] == '[docid=long: 1 best passages for "thorium fuel" among 62 lines]'
+    assert lines[0] == '[docid=long: 1 passage matching "thorium fuel", best first, among 62 lines]'
     assert lines[2].startswith("lines 28-32 (score ") or lines[2].startswith("lines 29-33 (score ")
     assert "31: The reactor core uses thorium fuel pellets." in lines
     assert lines[-1].startswith('Continue with read_document({"docid":"long","offset":')

@@ -397,7 +397,8 @@ class SearchSession:
             )
         else:
             parts = [
-                f"[docid={docid}: {len(found)} best passages for {quoted} among {total} lines]"
+                f"[docid={docid}: {len(found)} passage{'s' if len(found) > 1 else ''} "
+                f"matching {quoted}, best first, among {total} lines]"
             ]
             for p in found:
                 shown = [
