@@ -279,3 +279,45 @@ def test_improved_options_make_events_byte_stable(index, tmp_path):
         return json.dumps(session.events)
 
     assert run(tmp_path) == run(tmp_path)
+
+
+# --- fuzz: bad model input never raises --------------------------------------------------
+
+JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30)
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+KEYS = st.sampled_from(["reason", "query", "search_id", "docid", "offset", "limit", "extra"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(
+        ["search", "read_search_results", "read_document", "find_in_document", "x"]
+    ),
+    arguments=st.dictionaries(KEYS, JSON_VALUES, max_size=6) | JSON_VALUES,
+)
+def test_any_call_returns_a_result_and_one_event(index, tmp_path_factory, name, arguments):
+    session = SearchSession(
+        index,
+        budget=TimeBudget(0),
+        spill_dir=tmp_path_factory.mktemp("fuzz"),
+        options=ToolOptions.improved(),
+    )
+    session.search("r", "thorium")
+    result = session.call(name, arguments)
+    assert isinstance(result.text, str) and result.text
+    assert len(session.events) == 2
+    json.dumps(session.events[-1])
+    if result.is_error:
+        assert result.details == {}
