@@ -69,7 +69,13 @@ from rserini.exceptions import UnknownDocidError
 if TYPE_CHECKING:
     from rserini._core import Index
 
-__all__ = ["SEARCH_K", "SearchSession"]
+__all__ = [
+    "SEARCH_K",
+    "SearchSession",
+    "normalize_positive_integer",
+    "require_document_store",
+    "round3_all",
+]
 
 SEARCH_K = 1000
 """Hits fetched and cached per search."""
