@@ -673,6 +673,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars or notes")
     p.set_defaults(func=_cmd_tune)
 
+    from rserini.agent.cli import add_serve_parser
+
+    add_serve_parser(sub)
+
     from rserini.parity._cli import DESCRIPTION as PARITY_DESCRIPTION
     from rserini.parity._cli import add_arguments as add_parity_arguments
 

@@ -10,6 +10,8 @@
 //! text is the document's; 2: text, then JSON) then `u32 length + bytes`
 //! (twice for kind 2), all little-endian.
 
+use std::cell::RefCell;
+
 use crate::data::Data;
 
 /// Uncompressed bytes gathered before a block is compressed.
@@ -112,6 +114,34 @@ fn push_bytes(out: &mut Vec<u8>, bytes: &str) {
     out.extend_from_slice(bytes.as_bytes());
 }
 
+/// Decompressed blocks up to this size go through the thread's reusable
+/// context, sized by the frame header; a larger claimed size (a block with a
+/// very large document, or a damaged header) is streamed, so that no header
+/// can make a fetch allocate more than it decodes.
+const BULK_MAX_BYTES: u64 = 16 << 20;
+
+thread_local! {
+    /// One decompression context per thread: setting one up costs more than
+    /// decompressing a block, and a fetch needs one.
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { RefCell::new(None) };
+}
+
+/// The bytes of one compressed block; `None` if it is damaged.
+fn decompress_block(compressed: &[u8]) -> Option<Vec<u8>> {
+    // Blocks are single frames from `zstd::bulk::compress`, which records their size.
+    match zstd::zstd_safe::get_frame_content_size(compressed) {
+        Ok(Some(size)) if size <= BULK_MAX_BYTES => DECOMPRESSOR.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Decompressor::new().ok()?);
+            }
+            slot.as_mut()?.decompress(compressed, size as usize).ok()
+        }),
+        _ => zstd::stream::decode_all(compressed).ok(),
+    }
+}
+
 /// Reads documents from a store payload.
 #[derive(Clone, Debug)]
 pub struct DocStore {
@@ -197,7 +227,7 @@ impl DocStore {
             .get(block + 1)
             .map_or(self.blocks_end as u64, |t| t.1);
         let compressed = self.data.get(start as usize..end as usize)?;
-        let raw = zstd::stream::decode_all(compressed).ok()?;
+        let raw = decompress_block(compressed)?;
         let mut pos = 0usize;
         let field = |pos: &mut usize| -> Option<&str> {
             let len = u32::from_le_bytes(raw.get(*pos..*pos + 4)?.try_into().ok()?) as usize;
@@ -265,6 +295,44 @@ mod tests {
             assert_eq!(got.derived, raw.is_some() && i % 2 == 0);
         }
         assert!(store.get(docs.len() as u32).is_none());
+    }
+
+    #[test]
+    fn a_block_past_the_bulk_limit_is_streamed() {
+        let big = "x".repeat(BULK_MAX_BYTES as usize + 1);
+        let mut w = DocStoreWriter::default();
+        w.add("small", None, false);
+        w.add(&big, None, false);
+        w.add("after", None, false);
+        let store = DocStore::open(Data::owned(w.finish()), 3).unwrap();
+        assert_eq!(store.get(1).unwrap().contents, big);
+        assert_eq!(store.get(2).unwrap().contents, "after");
+        assert_eq!(store.get(0).unwrap().contents, "small");
+    }
+
+    #[test]
+    fn damaged_blocks_give_none_or_bytes_never_a_panic() {
+        let mut w = DocStoreWriter::default();
+        for i in 0..200 {
+            w.add(&format!("document number {i} ").repeat(20), None, false);
+        }
+        let clean = w.finish();
+        for at in [0, 4, 9, 30, 200, 1000] {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut bytes = clean.clone();
+                bytes[at] ^= flip;
+                if let Some(store) = DocStore::open(Data::owned(bytes), 200) {
+                    for doc in 0..200 {
+                        let _ = store.get(doc);
+                    }
+                }
+            }
+        }
+        // A frame cut short is damaged.
+        let mut frame = zstd::bulk::compress(b"tiny", 3).unwrap();
+        assert!(decompress_block(&frame).is_some());
+        frame.truncate(frame.len() - 1);
+        assert!(decompress_block(&frame).is_none());
     }
 
     #[test]
