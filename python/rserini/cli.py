@@ -661,6 +661,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars or notes")
     p.set_defaults(func=_cmd_tune)
 
+    from rserini.agent.eval_cli import add_agent_eval
+
+    add_agent_eval(sub)
+
     from rserini.parity._cli import DESCRIPTION as PARITY_DESCRIPTION
     from rserini.parity._cli import add_arguments as add_parity_arguments
 

@@ -1,0 +1,1 @@
+"""Agent tools over an rserini index, and the evaluation of agent runs."""
