@@ -345,6 +345,11 @@ class Index:
         """Breaks the score of ``docid`` for ``query`` down by term."""
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
         """``(term, query frequency, known to the index)`` for each distinct query term."""
+    def term_stats(self, query: str) -> list[tuple[str, int, int]]:
+        """``(term, query frequency, document frequency)`` for each distinct analyzed
+        term of ``query``, in first-occurrence order; df counts live documents. With
+        ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
+        index's BM25 statistics."""
 
 def rrf(
     rankings: Sequence[Sequence[str]] | Sequence[Sequence[int]],

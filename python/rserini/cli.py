@@ -661,8 +661,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars or notes")
     p.set_defaults(func=_cmd_tune)
 
+    from rserini.agent.cli import add_serve_parser
     from rserini.agent.eval_cli import add_agent_eval
 
+    add_serve_parser(sub)
     add_agent_eval(sub)
 
     from rserini.parity._cli import DESCRIPTION as PARITY_DESCRIPTION

@@ -924,6 +924,17 @@ impl PyIndex {
             .map(|t| (t.term, t.query_tf, t.df > 0))
             .collect()
     }
+
+    /// `(term, query frequency, document frequency)` for each distinct analyzed
+    /// term of `query`, in first-occurrence order; df counts live documents.
+    /// With `stats()`'s `num_docs` and `avgdl`, enough to score any text span
+    /// with the index's BM25 statistics.
+    fn term_stats(&self, query: &str) -> Vec<(String, u32, u64)> {
+        search::query_terms(&self.snapshot(), query)
+            .into_iter()
+            .map(|t| (t.term, t.query_tf, t.df))
+            .collect()
+    }
 }
 
 impl PyIndex {

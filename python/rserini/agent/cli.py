@@ -1,0 +1,156 @@
+"""``rserini serve``: the agent tools behind a protocol (``serve mcp``).
+
+:func:`add_serve_parser` registers the command on the main parser; each server is one
+subcommand added by its own function. :func:`add_tool_arguments` and
+:func:`tool_options` give every server the same index, BM25 and behaviour flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
+from rserini.agent.options import ToolOptions
+
+__all__ = [
+    "add_mcp_parser",
+    "add_serve_parser",
+    "add_tool_arguments",
+    "time_budget",
+    "tool_options",
+]
+
+
+def add_serve_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """Adds ``serve`` to the main parser's subcommands; returns its own subcommands, to
+    which each server adds itself."""
+    p = subparsers.add_parser(
+        "serve",
+        help="serve the agent tools (search, read_search_results, read_document) to agents",
+        description="Serve pi-search's agent tools over one index: search (1000 BM25 hits "
+        "cached per search_id), read_search_results (pages of a cached ranking) and "
+        "read_document (line-based chunks), with pi-search's exact texts.",
+    )
+    servers: argparse._SubParsersAction[argparse.ArgumentParser] = p.add_subparsers(
+        dest="server", required=True, metavar="SERVER"
+    )
+    add_mcp_parser(servers)
+    return servers
+
+
+def add_mcp_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``serve mcp``."""
+    p = servers.add_parser(
+        "mcp",
+        help="an MCP server over stdio (needs the agent extra)",
+        description="Serve the tools as an MCP server on stdin/stdout (only protocol on "
+        'stdout, logs on stderr). Needs the MCP SDK: pip install "rserini[agent]".',
+    )
+    add_tool_arguments(p)
+    p.set_defaults(func=_cmd_serve_mcp)
+
+
+def add_tool_arguments(p: argparse.ArgumentParser) -> None:
+    """The index, BM25 and behaviour flags every server shares."""
+    p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
+    p.add_argument(
+        "--k1",
+        type=float,
+        default=0.9,
+        help="BM25 k1 of every search (default 0.9; 25 suits long web documents)",
+    )
+    p.add_argument(
+        "--b", type=float, default=0.4, help="BM25 b of every search (default 0.4; or 1)"
+    )
+    p.add_argument(
+        "--timeout-seconds",
+        type=float,
+        default=None,
+        help="time budget T of the run (default: $TIMEOUT_SECONDS; none if unset): past "
+        "ratio*T every tool call is blocked",
+    )
+    p.add_argument(
+        "--steer-ratio",
+        type=float,
+        default=DEFAULT_RATIO,
+        help=f"share of T after which tools are blocked (default {DEFAULT_RATIO})",
+    )
+    p.add_argument(
+        "--spill-dir",
+        type=Path,
+        default=None,
+        help="where truncated outputs are saved in full (default: a temporary folder, "
+        "removed at exit)",
+    )
+    g = p.add_argument_group("improvements (off by default: the defaults are pi-search's)")
+    g.add_argument(
+        "--lru",
+        action="store_true",
+        help="LRU result-set cache that says when an id was evicted (default: FIFO, as unknown)",
+    )
+    g.add_argument(
+        "--excerpts-everywhere",
+        action="store_true",
+        help="excerpts on every page (default: ranks 1-50 only)",
+    )
+    g.add_argument(
+        "--passage-excerpts",
+        action="store_true",
+        help="BM25 best-passage excerpts (default: the earliest-match window)",
+    )
+    g.add_argument(
+        "--find-in-document",
+        action="store_true",
+        help="offer a fourth tool, find_in_document(reason, docid, query)",
+    )
+    g.add_argument(
+        "--no-timings", action="store_true", help="no timings in details (byte-stable results)"
+    )
+    g.add_argument("--improved", action="store_true", help="all of the above")
+    p.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
+
+
+def tool_options(args: argparse.Namespace) -> ToolOptions:
+    """The :class:`ToolOptions` the flags of :func:`add_tool_arguments` ask for."""
+    if args.improved:
+        return ToolOptions.improved()
+    return ToolOptions(
+        cache_policy="lru" if args.lru else "fifo",
+        preview_depth=None if args.excerpts_everywhere else 50,
+        excerpt_mode="passage" if args.passage_excerpts else "window",
+        find_in_document=args.find_in_document,
+        record_timings=not args.no_timings,
+    )
+
+
+def time_budget(args: argparse.Namespace) -> TimeBudget:
+    """The budget of ``--timeout-seconds`` (else ``$TIMEOUT_SECONDS``) and ``--steer-ratio``."""
+    return TimeBudget(args.timeout_seconds, ratio=args.steer_ratio)
+
+
+def _cmd_serve_mcp(args: argparse.Namespace) -> int:
+    from rserini.agent.mcp_server import MissingDependencyError, serve_stdio
+
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="rserini serve mcp: %(message)s",
+    )
+    try:
+        serve_stdio(
+            args.index,
+            k1=args.k1,
+            b=args.b,
+            options=tool_options(args),
+            budget=time_budget(args),
+            spill_dir=args.spill_dir,
+        )
+    except (MissingDependencyError, ValueError) as e:
+        print(f"rserini: error: {e}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,216 @@
+"""``rserini serve mcp``: the SDK's own stdio client lists and calls every tool of a server
+started on an index made by ``rserini index``; errors carry the contract's text; stdout
+carries only protocol; without the SDK the command exits 1 naming the install command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import REPO
+
+mcp = pytest.importorskip("mcp", reason="the MCP SDK (extra 'agent') is not installed")
+
+ENV = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+DOCS = [
+    {"id": "1", "contents": "Routers forward packets between networks."},
+    {"id": "2", "contents": "Switches direct frames.\nRouters route packets too."},
+    {"id": "3", "title": "Plants", "contents": "Photosynthesis converts sunlight."},
+]
+
+
+def rserini_cli(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rserini", *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=timeout,
+        check=False,
+        **kwargs,
+    )
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("mcp")
+    corpus = folder / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(d) + "\n" for d in DOCS), encoding="utf-8")
+    built = rserini_cli("index", "--input", str(corpus), "--index", str(folder / "idx"), "-q")
+    assert built.returncode == 0, built.stderr
+    return folder / "idx"
+
+
+def test_the_sdk_client_lists_and_calls_every_tool(index_dir, tmp_path):
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "rserini", "serve", "mcp", "--index", str(index_dir), "--find-in-document"],
+        env={"PYTHONPATH": str(REPO / "python")},
+    )
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        with anyio.fail_after(60), (tmp_path / "stderr.log").open("w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as client,
+            ):
+                await client.initialize()
+                listed = await client.list_tools()
+                seen["tools"] = [(t.name, t.input_schema["required"]) for t in listed.tools]
+                calls = {
+                    "search": {"reason": "r", "query": "routers packets"},
+                    "read_search_results": {"reason": "r", "search_id": "s1", "offset": 2},
+                    "read_document": {"reason": "r", "docid": "2", "limit": 1},
+                    "find_in_document": {"reason": "r", "docid": "2", "query": "route"},
+                    "missing_doc": {"reason": "r", "docid": "404"},
+                    "no_reason": {"query": "x"},
+                    "unknown_id": {"reason": "r", "search_id": "s7"},
+                }
+                for key, args in calls.items():
+                    name = {
+                        "missing_doc": "read_document",
+                        "no_reason": "search",
+                        "unknown_id": "read_search_results",
+                    }.get(key, key)
+                    result = await client.call_tool(name, args)
+                    seen[key] = (result.is_error, result.content[0].text, result.meta)
+
+    anyio.run(scenario)
+    assert seen["tools"] == [
+        ("search", ["reason", "query"]),
+        ("read_search_results", ["reason", "search_id"]),
+        ("read_document", ["reason", "docid"]),
+        ("find_in_document", ["reason", "docid", "query"]),
+    ]
+    is_error, text, meta = seen["search"]
+    assert not is_error
+    assert text.splitlines()[0] == "Showing ranks 1-2 of 2 cached hits for search_id=s1"
+    assert meta["rserini/details"]["retrievedDocids"] == ["1", "2"]
+    assert seen["read_search_results"][1].splitlines()[0] == (
+        "Showing ranks 2-2 of 2 cached hits for search_id=s1"
+    )
+    assert seen["read_document"][:2] == (
+        False,
+        "[docid=2 lines 1-1 of 2]\n\nSwitches direct frames.\n\n"
+        '[Document truncated. Continue with read_document({"docid":"2","offset":2,"limit":1}).]',
+    )
+    assert "2: Routers route packets too." in seen["find_in_document"][1]
+    assert seen["missing_doc"][:2] == (
+        True,
+        "read_document failed: docid '404' was not found. Choose a docid returned by "
+        "search(...) or read_search_results(...).",
+    )
+    assert seen["no_reason"][:2] == (
+        True,
+        'Validation failed for tool "search":\n'
+        "  - reason: must have required property 'reason'\n\n"
+        'Received arguments:\n{\n  "query": "x"\n}',
+    )
+    assert seen["unknown_id"][:2] == (
+        True,
+        "Invalid read_search_results arguments: search_id 's7' is unknown. Call search(...) "
+        "first to create a result set.",
+    )
+
+
+def test_stdout_carries_only_protocol(index_dir):
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"reason": "r", "query": "sunlight"}},
+        },
+    ]
+    done = rserini_cli(
+        "serve",
+        "mcp",
+        "--index",
+        str(index_dir),
+        input="".join(json.dumps(r) + "\n" for r in requests) + "not json\n",
+    )
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(r["jsonrpc"] == "2.0" for r in replies)
+    by_id = {r.get("id"): r for r in replies}
+    assert [t["name"] for t in by_id[2]["result"]["tools"]] == [
+        "search",
+        "read_search_results",
+        "read_document",
+    ]
+    call = by_id[3]["result"]
+    assert call["isError"] is False
+    assert "   Title: Plants" in call["content"][0]["text"]
+    assert "serving" in done.stderr  # the log went to stderr
+
+
+def test_serve_mcp_without_the_sdk_exits_1_naming_the_extra(index_dir):
+    code = (
+        "import sys; sys.modules['mcp'] = None; sys.modules['mcp_types'] = None\n"
+        "from rserini.cli import main\n"
+        f"sys.exit(main(['serve', 'mcp', '--index', {str(index_dir)!r}]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert 'pip install "rserini[agent]"' in done.stderr
+    assert done.stdout == ""
+
+
+def test_import_rserini_does_not_import_mcp():
+    code = (
+        "import sys, rserini, rserini.agent, rserini.cli\n"
+        "rserini.cli.build_parser()\n"
+        "assert not any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules), "
+        "sorted(m for m in sys.modules if m.startswith('mcp'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_an_index_without_documents_is_refused_at_startup(tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps(DOCS[0]) + "\n", encoding="utf-8")
+    built = rserini_cli(
+        "index", "--input", str(corpus), "--index", str(tmp_path / "i"), "--no-store", "-q"
+    )
+    assert built.returncode == 0, built.stderr
+    done = rserini_cli("serve", "mcp", "--index", str(tmp_path / "i"), input="")
+    assert done.returncode == 1
+    assert "no-store" in done.stderr
+    assert done.stdout == ""
