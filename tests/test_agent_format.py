@@ -4,6 +4,7 @@ and a plain reference."""
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, Decimal
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from rserini.agent.jsformat import (
     js_to_number,
     js_trim,
 )
+from rserini.agent.session import round3_all
 from rserini.agent.truncation import format_size, truncate_head
 
 
@@ -138,3 +140,19 @@ def test_a_first_line_over_the_byte_limit_keeps_nothing():
         "bytes",
     )
     assert t.as_details()["firstLineExceedsLimit"] is True
+
+
+def java_round3(score: float) -> float:
+    """Reference: Math.round(x) is floor(x + 1/2) computed exactly, on the double x."""
+    scaled = Decimal(score * 1000.0)
+    return float((scaled + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR)) / 1000.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0, 1e6, width=32), max_size=20))
+def test_scores_round_half_up_to_three_decimals(scores):
+    assert round3_all(scores) == [java_round3(s) for s in scores]
+
+
+def test_score_ties_round_up():
+    assert round3_all([0.0005, 1.2345, 2.0004999]) == [0.001, 1.235, 2.0]

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -24,16 +25,21 @@ DOCS = [
 ]
 
 
-def rserini_cli(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+def python(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    """``python ARGS`` with this checkout's package, a minute at most."""
     return subprocess.run(
-        [sys.executable, "-m", "rserini", *args],
+        [sys.executable, *args],
         capture_output=True,
         text=True,
         env=ENV,
-        timeout=timeout,
+        timeout=60,
         check=False,
         **kwargs,
     )
+
+
+def rserini_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return python("-m", "rserini", *args, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -144,15 +150,32 @@ def test_stdout_carries_only_protocol(index_dir):
             "params": {"name": "search", "arguments": {"reason": "r", "query": "sunlight"}},
         },
     ]
-    done = rserini_cli(
-        "serve",
-        "mcp",
-        "--index",
-        str(index_dir),
-        input="".join(json.dumps(r) + "\n" for r in requests) + "not json\n",
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rserini", "serve", "mcp", "--index", str(index_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
     )
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    # A hang fails the test instead of blocking it.
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests) + "not json\n")
+        proc.stdin.flush()
+        replies = []
+        while not any(r.get("id") == 3 for r in replies):
+            line = proc.stdout.readline()
+            assert line, "the server closed stdout before answering"
+            replies.append(json.loads(line))  # every line is a JSON-RPC message
+        rest, stderr = proc.communicate()  # closes stdin: the server ends
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    replies.extend(json.loads(line) for line in rest.splitlines())
+    assert proc.returncode == 0, stderr
     assert all(r["jsonrpc"] == "2.0" for r in replies)
     by_id = {r.get("id"): r for r in replies}
     assert [t["name"] for t in by_id[2]["result"]["tools"]] == [
@@ -163,7 +186,7 @@ def test_stdout_carries_only_protocol(index_dir):
     call = by_id[3]["result"]
     assert call["isError"] is False
     assert "   Title: Plants" in call["content"][0]["text"]
-    assert "serving" in done.stderr  # the log went to stderr
+    assert "serving" in stderr  # the log went to stderr
 
 
 def test_serve_mcp_without_the_sdk_exits_1_naming_the_extra(index_dir):
@@ -172,14 +195,7 @@ def test_serve_mcp_without_the_sdk_exits_1_naming_the_extra(index_dir):
         "from rserini.cli import main\n"
         f"sys.exit(main(['serve', 'mcp', '--index', {str(index_dir)!r}]))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-        check=False,
-    )
+    done = python("-c", code)
     assert done.returncode == 1
     assert 'pip install "rserini[agent]"' in done.stderr
     assert done.stdout == ""
@@ -192,14 +208,7 @@ def test_import_rserini_does_not_import_mcp():
         "assert not any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules), "
         "sorted(m for m in sys.modules if m.startswith('mcp'))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-        check=False,
-    )
+    done = python("-c", code)
     assert done.returncode == 0, done.stderr
 
 

@@ -4,6 +4,7 @@ continuations, truncation and every error; the cache; the time budget; the event
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -216,6 +217,14 @@ def test_there_is_no_cap_on_limit(session):
     page = session.read_search_results("r", "s1", offset=1, limit=1e300)
     assert page.details["returnedRankEnd"] == 120
     assert page.details["limit"] == int(1e300)
+    read = session.read_document("r", "lines", offset=440, limit=10**30)
+    assert read.text.splitlines()[0] == "[docid=lines lines 440-450 of 450]"
+    # A number past the double range is infinite in JavaScript: the default applies.
+    past = session.call("read_document", {"reason": "r", "docid": "lines", "limit": 10**400})
+    assert past.details["limit"] == 200
+    # Past 2**53 integers are doubles, as in JavaScript.
+    page = session.read_search_results("r", "s1", offset=2, limit=2**53 + 1)
+    assert page.details["limit"] == 2**53
 
 
 @settings(max_examples=40, deadline=None)
@@ -602,6 +611,21 @@ def test_every_call_appends_one_pi_event(session):
         {},
     )
     json.dumps(session.events)  # JSON-serializable as they are
+
+
+def test_sessions_share_one_index_across_threads(index, tmp_path):
+    queries = [f"alpha entry {i}" for i in range(12)]
+
+    def run(query):
+        with SearchSession(index, budget=TimeBudget(0), spill_dir=tmp_path) as s:
+            first = s.search("r", query)
+            page = s.read_search_results("r", "s1", offset=3, limit=7)
+            read = s.read_document("r", first.details["retrievedDocids"][0])
+            return first.text, page.text, read.text
+
+    expected = [run(q) for q in queries]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(run, queries)) == expected
 
 
 def test_an_index_without_documents_is_refused(tmp_path):

@@ -51,9 +51,9 @@ def _import_mcp() -> tuple[Any, Any]:
 
 def build_server(session: SearchSession) -> Any:
     """An ``mcp.server.lowlevel.Server`` offering ``session``'s tools."""
+    server_class, types = _import_mcp()
     import anyio.to_thread
 
-    server_class, types = _import_mcp()
     tools = [
         types.Tool(
             name=t["name"],

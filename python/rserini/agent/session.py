@@ -90,25 +90,22 @@ class ToolError(Exception):
 
 def normalize_positive_integer(value: object, fallback: int) -> int:
     """pi-search's rule: a finite number becomes ``max(1, floor(value))``, anything else
-    the fallback. No upper cap."""
+    the fallback. No upper cap. Numbers are JavaScript's doubles: an integer past 2**53
+    is rounded to one, and one past the double range is infinite (the fallback)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return fallback
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, int) and abs(value) <= 2**53:
+        return max(1, value)
+    try:
+        number = float(value)
+    except OverflowError:
         return fallback
-    return max(1, math.floor(value))
-
-
-def round3(score: float) -> float:
-    """Java's ``Math.round(score * 1000.0) / 1000.0``: half up, on the double product."""
-    scaled = score * 1000.0
-    whole = math.floor(scaled)
-    if scaled - whole >= 0.5:
-        whole += 1
-    return whole / 1000.0
+    return max(1, math.floor(number)) if math.isfinite(number) else fallback
 
 
 def round3_all(scores: list[float]) -> list[float]:
-    """:func:`round3` of each score, vectorized (the same IEEE products and floors)."""
+    """Each score as the Anserini server rounds it, Java's
+    ``Math.round(score * 1000.0) / 1000.0``: half up, on the double product."""
     scaled = np.asarray(scores, dtype=np.float64) * 1000.0
     whole = np.floor(scaled)
     whole += scaled - whole >= 0.5
@@ -417,7 +414,7 @@ class SearchSession:
             text = "\n".join(parts)
         seq = self._next_sequence()
         first, last = (found[0].start + 1, found[0].end) if found else (0, 0)
-        name = f"{seq}-{docid}-find-lines-{first}-{last}.txt"
+        name = read_spill_name(seq, f"{docid}-find", first, last)
         text, truncation = self._spill(text, "read", name, READ_SPILL_HINT, "outputTruncation")
         details: dict[str, object] = {
             "docid": docid,
