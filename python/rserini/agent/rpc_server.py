@@ -36,7 +36,7 @@ from rserini.agent.backend import IndexBackend
 from rserini.agent.excerpt import _java_blank as java_blank
 from rserini.agent.excerpt import clue_tokens
 from rserini.agent.java_json import java_json
-from rserini.agent.session import round3, round3_all
+from rserini.agent.session import round3_all
 
 __all__ = ["MAX_LINE_BYTES", "RpcHandler", "serve_stdio", "serve_tcp"]
 
@@ -44,6 +44,11 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest request line read; a longer one is refused and skipped."""
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _Binary = IO[bytes] | BufferedIOBase
+
+
+def round3(value: float) -> float:
+    """Java's ``Math.round(value * 1000.0) / 1000.0``."""
+    return round3_all([value])[0]
 
 
 class RpcError(Exception):
