@@ -167,6 +167,8 @@ def test_macro_micro_by_hand():
         evaluate_records({}, QRELS)
     with pytest.raises(RseriniError):
         evaluate_records(_records(), QRELS, recall_cutoffs=(0,))
+    with pytest.raises(RseriniError, match="threshold"):
+        evaluate_records(_records(), QRELS, threshold=0)
     text = result.to_text()
     assert "surfaced (system)           83.33    75.00" in text
     assert "  nDCG@10" in text and "  R@1000" in text

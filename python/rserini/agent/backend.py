@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rserini.agent.excerpt import SNIPPET_MAX_CHARS, build_preview, document_title
 from rserini.agent.lines import LineChunk, read_chunk, split_lines
-from rserini.agent.session import require_document_store
+from rserini.agent.session import check_bm25, require_document_store
 from rserini.exceptions import UnknownDocidError
 
 if TYPE_CHECKING:
@@ -58,8 +58,7 @@ class IndexBackend:
 
     def __init__(self, index: Index, *, k1: float = 0.9, b: float = 0.4) -> None:
         require_document_store(index)
-        if not k1 >= 0 or not 0 <= b <= 1:
-            raise ValueError(f"BM25 needs k1 >= 0 and b in [0, 1] (got k1={k1}, b={b})")
+        check_bm25(k1, b)
         self.index = index
         self.k1 = k1
         self.b = b

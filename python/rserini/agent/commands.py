@@ -33,14 +33,13 @@ the surfaced docids in first-seen order (pi-serini's gains: 2^rel - 1). Queries 
 positive judgement are left out of every mean (see --unjudged)."""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
+def _add_citation_pattern(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--citation-pattern",
+        type=_pattern,
+        default=NUMERIC_DOCID,
+        help=f"{what} (default {NUMERIC_DOCID}: digit runs, as pi-serini)",
+    )
 
 
 def _pattern(text: str) -> str:
@@ -72,12 +71,7 @@ def _add_agent_run(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p.add_argument(
         "--open", type=int, default=3, dest="open_top", help="top documents opened (default 3)"
     )
-    p.add_argument(
-        "--citation-pattern",
-        type=_pattern,
-        default=NUMERIC_DOCID,
-        help=f"regex of one cited docid (default {NUMERIC_DOCID}: digit runs, as pi-serini)",
-    )
+    _add_citation_pattern(p, "regex of one cited docid")
     p.add_argument(
         "--timeout-seconds",
         type=float,
@@ -171,7 +165,7 @@ def _add_agent_eval(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument(
         "--threshold",
-        type=_positive_int,
+        type=int,
         default=1,
         help="least relevance of a positive document (default 1; 2 for MS MARCO)",
     )
@@ -181,10 +175,8 @@ def _add_agent_eval(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
         default="exponential",
         help="nDCG gain: exponential 2^rel - 1 (default, pi-serini) or linear rel (trec_eval)",
     )
-    p.add_argument("--ndcg-cutoffs", type=_positive_int, nargs="+", default=[10], metavar="K")
-    p.add_argument(
-        "--recall-cutoffs", type=_positive_int, nargs="+", default=[100, 1000], metavar="K"
-    )
+    p.add_argument("--ndcg-cutoffs", type=int, nargs="+", default=[10], metavar="K")
+    p.add_argument("--recall-cutoffs", type=int, nargs="+", default=[100, 1000], metavar="K")
     p.add_argument(
         "--unjudged",
         choices=("skip", "zero"),
@@ -198,13 +190,7 @@ def _add_agent_eval(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
         action="store_true",
         help="read every <query_id>.json, not only numeric ids (pi-serini reads <digits>.json)",
     )
-    p.add_argument(
-        "--citation-pattern",
-        type=_pattern,
-        default=NUMERIC_DOCID,
-        help="regex of one cited docid, for records without cited_docids "
-        f"(default {NUMERIC_DOCID}: digit runs)",
-    )
+    _add_citation_pattern(p, "regex of one cited docid, for records without cited_docids")
     p.add_argument("--json", action="store_true", help="print everything as JSON")
     p.set_defaults(func=_cmd_agent_eval)
 

@@ -141,12 +141,15 @@ def evaluate_records(
     Raises
     ------
     RseriniError
-        For an empty query set, a cutoff below 1 or an unknown ``unjudged`` policy.
+        For an empty query set, a cutoff or threshold below 1 or an unknown ``unjudged``
+        policy.
     """
     if unjudged not in ("skip", "zero"):
         raise RseriniError(f"unknown unjudged-query policy {unjudged!r}: 'skip' or 'zero'")
     if any(k < 1 for k in (*ndcg_cutoffs, *recall_cutoffs)):
         raise RseriniError("metric cutoffs must be at least 1")
+    if threshold < 1:
+        raise RseriniError(f"the relevance threshold must be at least 1 (got {threshold})")
     qids = tuple(records) if queries is None else tuple(dict.fromkeys(queries))
     if not qids:
         raise RseriniError("no query to evaluate")
