@@ -553,3 +553,68 @@ def test_servers_refuse_an_index_without_documents(tmp_path):
             capture_output=True, text=True, timeout=60, input="",
         )  # fmt: skip
         assert out.returncode == 1 and "--no-store" in out.stderr and out.stdout == ""
+
+
+# --- what pi-search would show from our http-json backend --------------------------------
+
+
+@pytest.mark.parametrize("query", ["graphene heat", "the row 3", "Intro"])
+def test_http_hits_render_as_the_session_renders(index, tmp_path, query):
+    """pi-search caches the http hits and renders them; the pages equal SearchSession's."""
+    from rserini.agent import SearchSession, TimeBudget
+    from rserini.agent.cache import CachedSearch
+    from rserini.agent.pages import format_search_page, search_page
+
+    api = HttpApi(IndexBackend(index), record_timings=False)
+    hits = post(api, "/search", {"query": query, "limit": 1000})[1]["hits"]
+    entry = CachedSearch(
+        "s1",
+        query,
+        [h["docid"] for h in hits],
+        [h["score"] for h in hits],
+        previews={
+            i: {k: v for k, v in h.items() if k not in ("docid", "score")}
+            for i, h in enumerate(hits)
+            if "snippetTruncated" in h
+        },
+    )
+    with SearchSession(index, budget=TimeBudget(0), spill_dir=tmp_path) as session:
+        assert session.search("r", query).text == format_search_page(
+            search_page(entry, 1, 5, entry.previews.get)
+        )
+        assert session.read_search_results("r", "s1", 2, 3).text == format_search_page(
+            search_page(entry, 2, 3, entry.previews.get)
+        )
+
+
+@pytest.mark.parametrize("query", ["graphene heat", "the row 3"])
+def test_rpc_hits_render_as_the_session_renders(index, rpc, tmp_path, query):
+    """pi-search's Anserini adapter: search k=1000, render the top 50 without highlights
+    with the query as the one clue, merge by docid; the pages equal SearchSession's."""
+    from rserini.agent import SearchSession, TimeBudget
+    from rserini.agent.cache import CachedSearch
+    from rserini.agent.pages import format_search_page, search_page
+
+    found = json.loads(
+        call(rpc, java_json({"id": 1, "type": "search", "query": query, "k": 1000,
+                             "query_mode": "plain", "rerank_clues": []}))
+    )["data"]["results"]  # fmt: skip
+    rendered = json.loads(
+        call(rpc, java_json({"id": 2, "type": "render_search_results",
+                             "docids": [r["docid"] for r in found[:50]], "snippet_max_chars": 220,
+                             "inline_highlights": False,
+                             "highlight_clues": [{"text": query, "category": "any", "boost": 1}]}))
+    )["data"]["results"]  # fmt: skip
+    previews = {}
+    for i, row in enumerate(rendered):
+        fields = {"title": row["title"]}
+        if row["excerpt"]:
+            fields["snippet"] = row["excerpt"]
+        previews[i] = fields | {"snippetTruncated": row["excerpt_truncated"]}
+    entry = CachedSearch(
+        "s1", query, [r["docid"] for r in found], [r["score"] for r in found], previews=previews
+    )
+    with SearchSession(index, budget=TimeBudget(0), spill_dir=tmp_path) as session:
+        assert session.search("r", query).text == format_search_page(
+            search_page(entry, 1, 5, entry.previews.get)
+        )
