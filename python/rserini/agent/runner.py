@@ -102,7 +102,9 @@ def run_queries(
         else:
             budget = TimeBudget(timeout_seconds, ratio=steer_ratio)
             with SearchSession(index, k1=k1, b=b, options=options, budget=budget) as session:
-                record, events = agent.run(session, qid, question)
+                record, events = agent.run(
+                    session, qid, question, metadata={"output_dir": str(output)}
+                )
             with open(events_dir / f"{qid}.jsonl", "w", encoding="utf-8") as out:
                 for event in events:
                     out.write(json.dumps(event, ensure_ascii=False) + "\n")
