@@ -47,7 +47,7 @@ _TITLE_FIELDS = ("title", "name", "headline")
 _JAVA_TRIM = "".join(map(chr, range(0x21)))
 # Java's Character.isWhitespace: the Unicode separators except the no-break spaces, plus
 # the ASCII controls \t \n \v \f \r and the four information separators.
-_JAVA_SPACE = frozenset(
+_JAVA_SPACE = (
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
 )
@@ -131,7 +131,7 @@ def build_preview(
 
 
 def _java_blank(text: str) -> bool:
-    return all(c in _JAVA_SPACE for c in text)
+    return not text.strip(_JAVA_SPACE)
 
 
 def _utf16(text: str) -> str:

@@ -5,17 +5,19 @@ a passage is a window of consecutive units. Each window is scored with BM25 (Luc
 from the index's document frequencies via :meth:`rserini.Index.term_stats`, the query's
 term frequencies, and the window's length against the mean window of the document, with
 k1 = 1.2 and b = 0.75, the usual passage setting). Ties go to the earlier window. The units
-are analyzed in one :meth:`rserini.Analyzer.analyze_batch` call, outside the GIL.
+are analyzed outside the GIL (many of them in one parallel
+:meth:`rserini.Analyzer.analyze_batch` call).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 if TYPE_CHECKING:
     from rserini._core import Index
@@ -24,6 +26,7 @@ __all__ = ["Passage", "PassageScorer", "best_excerpt", "word_runs"]
 
 PASSAGE_K1 = 1.2
 PASSAGE_B = 0.75
+PARALLEL_UNITS = 128
 
 # A run of at most `n` characters from a non-space to a non-space that ends a word, or the
 # first `n` characters of a longer word.
@@ -71,32 +74,38 @@ class PassageScorer:
         overlap, best first; only windows matching a query term (score > 0) count."""
         if not self.weights or not units:
             return []
-        window = max(1, min(window, len(units)))
-        counts: list[Counter[str]] = []
-        lengths: list[int] = []
-        for terms in self.analyzer.analyze_batch(list(units)):
-            counts.append(Counter(t for t in terms if t in self.weights))
-            lengths.append(len(terms))
-        starts = range(len(units) - window + 1)
-        window_lengths = [sum(lengths[s : s + window]) for s in starts]
-        mean = max(sum(window_lengths) / len(window_lengths), 1.0)
-        scored = []
-        for s in starts:
-            tf: Counter[str] = Counter()
-            for c in counts[s : s + window]:
-                tf.update(c)
-            if not tf:
-                continue
-            norm = self.k1 * (1 - self.b + self.b * window_lengths[s] / mean)
-            score = sum(self.weights[t] * f * (self.k1 + 1) / (f + norm) for t, f in tf.items())
-            scored.append(Passage(s, s + window, score))
-        scored.sort(key=lambda p: (-p.score, p.start))
+        n = len(units)
+        window = max(1, min(window, n))
+        # The parallel batch pays a thread hand-off that a few short units do not repay.
+        analyzed = (
+            self.analyzer.analyze_batch(list(units))
+            if n > PARALLEL_UNITS
+            else [self.analyzer.analyze(u) for u in units]
+        )
+        row = {term: i for i, term in enumerate(self.weights)}
+        counts = np.zeros((len(row), n + 1))  # column 0 stays 0 for the prefix sums
+        lengths = np.zeros(n + 1)
+        for i, terms in enumerate(analyzed, start=1):
+            lengths[i] = len(terms)
+            for term in terms:
+                r = row.get(term)
+                if r is not None:
+                    counts[r, i] += 1
+        # Window sums from prefix sums: window s covers units s .. s + window - 1.
+        counts = counts.cumsum(axis=1)
+        tf = counts[:, window:] - counts[:, :-window]
+        lengths = lengths.cumsum()
+        window_lengths = lengths[window:] - lengths[:-window]
+        norm = self.k1 * (1 - self.b + self.b * window_lengths / max(window_lengths.mean(), 1.0))
+        weights = np.fromiter(self.weights.values(), dtype=np.float64)[:, None]
+        scores = (weights * tf * (self.k1 + 1) / (tf + norm)).sum(axis=0)
         chosen: list[Passage] = []
-        for p in scored:
-            if all(p.end <= q.start or p.start >= q.end for q in chosen):
-                chosen.append(p)
-                if len(chosen) == k:
-                    break
+        for s in np.argsort(-scores, kind="stable"):  # ties: the earlier window first
+            if scores[s] <= 0 or len(chosen) == k:
+                break
+            start = int(s)
+            if all(start + window <= q.start or start >= q.end for q in chosen):
+                chosen.append(Passage(start, start + window, float(scores[s])))
         return chosen
 
 
