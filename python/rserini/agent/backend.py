@@ -21,11 +21,11 @@ from rserini.exceptions import UnknownDocidError
 if TYPE_CHECKING:
     from rserini._core import Index
 
-__all__ = ["Document", "IndexBackend", "highlight"]
+__all__ = ["IndexBackend", "StoredDocument", "highlight"]
 
 
 @dataclass(frozen=True)
-class Document:
+class StoredDocument:
     """A stored document as the server sees it."""
 
     docid: str
@@ -34,7 +34,9 @@ class Document:
 
 
 def highlight(text: str, terms: Sequence[str]) -> str:
-    """Every match of each term (longest first, ASCII case-insensitive) as ``[[term]]``."""
+    """Every match of each term (longest first, ASCII case-insensitive) as ``[[term]]``,
+    term after term as the server's ``replaceAll`` calls do: a shorter term is marked again
+    inside a longer one's marks (``[[[[graph]]ene]]``)."""
     for term in sorted(terms, key=len, reverse=True):
         if term.strip():
             marked = f"[[{term}]]"
@@ -73,7 +75,7 @@ class IndexBackend:
             query, k=max(1, min(k, len(self.index))), k1=self.k1, b=self.b
         )
 
-    def document(self, docid: str) -> Document | None:
+    def document(self, docid: str) -> StoredDocument | None:
         """The stored document, or ``None`` when the index does not hold ``docid``."""
         try:
             fields = self.index.doc(docid)
@@ -82,11 +84,11 @@ class IndexBackend:
         contents = fields.get("contents")
         if not isinstance(contents, str):
             contents = self.index.contents(docid)
-        return Document(docid, document_title(fields), contents)
+        return StoredDocument(docid, document_title(fields), contents)
 
     def preview(
         self,
-        document: Document,
+        document: StoredDocument,
         tokens: Sequence[str],
         max_chars: int = SNIPPET_MAX_CHARS,
         inline_highlights: bool = False,
@@ -106,6 +108,6 @@ class IndexBackend:
         }
 
     @staticmethod
-    def chunk(document: Document, offset: int, limit: int) -> LineChunk:
+    def chunk(document: StoredDocument, offset: int, limit: int) -> LineChunk:
         """Lines ``offset``.. (at most ``limit``) of the document."""
         return read_chunk(split_lines(document.contents), offset, limit)
