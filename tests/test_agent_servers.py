@@ -526,6 +526,12 @@ def test_serve_http(saved_index):
         status, body = request("POST", "/search", b"x", {"Content-Length": str(10**9)})
         assert status == 413
         conn.close()
+        # A request the standard library refuses itself gets the same JSON error shape.
+        with socket.create_connection(("127.0.0.1", ready["port"]), timeout=10) as raw:
+            raw.sendall(b"NOT A REQUEST\r\n\r\n")
+            reply = raw.makefile("rb").read()
+        # (No status line: the standard library answers such a line as HTTP/0.9.)
+        assert list(json.loads(reply.rpartition(b"\r\n")[2])) == ["error"]
         conn = http.client.HTTPConnection("127.0.0.1", ready["port"], timeout=10)
         assert request("POST", "/read_document", b'{"docid":"zzz"}') == (
             200,

@@ -239,12 +239,13 @@ class _Handler(BaseHTTPRequestHandler):
                     body = self.rfile.read(size)
         if status is None:
             status, reply = self.server.api.answer(self.command, self.path, body)
-        else:
-            self.close_connection = True  # the unread body would be taken for a request
         data = js_json(reply).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
+        if body is None:  # an unread body would be taken for the next request
+            self.send_header("Connection", "close")
+            self.close_connection = True
         if status == HTTPStatus.METHOD_NOT_ALLOWED:
             self.send_header("Allow", "POST")
         self.end_headers()
@@ -253,6 +254,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     # Every method is answered (405 for all but POST), in the one JSON error shape.
     do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _serve  # noqa: N815
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's own refusals (a malformed request line or headers), in
+        the same JSON error shape, closing the connection."""
+        data = js_json({"error": message or HTTPStatus(code).phrase}).encode("utf-8")
+        self.send_response(code, message)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Connection", "close")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
