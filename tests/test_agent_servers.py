@@ -624,3 +624,16 @@ def test_rpc_hits_render_as_the_session_renders(index, rpc, tmp_path, query):
         assert session.search("r", query).text == format_search_page(
             search_page(entry, 1, 5, entry.previews.get)
         )
+
+
+def test_rpc_stream_skips_an_overlong_line(rpc):
+    import io
+
+    from rserini.agent.rpc_server import MAX_LINE_BYTES, answer_stream
+
+    reader = io.BytesIO(b"x" * (MAX_LINE_BYTES + 10) + b'\n{"id":1,"type":"ping"}\n\n')
+    writer = io.BytesIO()
+    answer_stream(rpc, reader, writer)
+    first, second = writer.getvalue().decode().splitlines()
+    assert first == error(None, "unknown", f"Command line longer than {MAX_LINE_BYTES} bytes.")
+    assert json.loads(second)["id"] == 1 and json.loads(second)["success"] is True
