@@ -38,7 +38,7 @@ from rserini.agent.excerpt import clue_tokens
 from rserini.agent.java_json import java_json
 from rserini.agent.session import round3_all
 
-__all__ = ["MAX_LINE_BYTES", "RpcHandler", "serve_stdio", "serve_tcp"]
+__all__ = ["MAX_LINE_BYTES", "RpcHandler", "answer_stream", "serve_stdio", "serve_tcp"]
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest request line read; a longer one is refused and skipped."""
