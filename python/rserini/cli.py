@@ -674,8 +674,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tune)
 
     from rserini.agent.cli import add_serve_parser
+    from rserini.agent.commands import add_agent_commands
 
     add_serve_parser(sub)
+    add_agent_commands(sub)
 
     from rserini.parity._cli import DESCRIPTION as PARITY_DESCRIPTION
     from rserini.parity._cli import add_arguments as add_parity_arguments

@@ -8,6 +8,7 @@ subcommand added by its own function. :func:`add_tool_arguments` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -16,7 +17,9 @@ from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.options import ToolOptions
 
 __all__ = [
+    "add_http_parser",
     "add_mcp_parser",
+    "add_rpc_parser",
     "add_serve_parser",
     "add_tool_arguments",
     "time_budget",
@@ -40,6 +43,8 @@ def add_serve_parser(
         dest="server", required=True, metavar="SERVER"
     )
     add_mcp_parser(servers)
+    add_http_parser(servers)
+    add_rpc_parser(servers)
     return servers
 
 
@@ -153,4 +158,106 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
     except (MissingDependencyError, ValueError) as e:
         print(f"rserini: error: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """The index, BM25 and address flags of the http and rpc servers."""
+    p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
+    p.add_argument("--k1", type=float, default=0.9, help="BM25 k1 (default 0.9; 25 for long docs)")
+    p.add_argument("--b", type=float, default=0.4, help="BM25 b (default 0.4; or 1)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default 127.0.0.1: this machine only)",
+    )
+
+
+def add_http_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``serve http``."""
+    p = servers.add_parser(
+        "http",
+        help="pi-search's http-json backend: POST /search and POST /read_document",
+        description="Serve pi-search's http-json backend contract (strict request and response "
+        'shapes; a malformed request gets a 4xx and {"error": ...}). The first stdout line '
+        'is {"type":"server_ready","transport":"http","host":...,"port":...}; the request '
+        "log goes to stderr.",
+    )
+    _add_backend_arguments(p)
+    p.add_argument("--port", type=int, default=0, help="port (default 0: any free port)")
+    p.add_argument(
+        "--excerpts-everywhere",
+        action="store_true",
+        help="a title and excerpt for every hit (default: ranks 1-50, as pi-search's "
+        "Anserini path)",
+    )
+    p.add_argument("--no-timings", action="store_true", help="no timingMs in responses")
+    p.add_argument("-q", "--quiet", action="store_true", help="no request log")
+    p.set_defaults(func=_cmd_serve_http)
+
+
+def add_rpc_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``serve rpc``."""
+    p = servers.add_parser(
+        "rpc",
+        help="pi-serini's JSON-lines BM25 RPC over TCP or stdio",
+        description="Serve pi-serini's JSON-lines RPC (ping, search, render_search_results, "
+        "read_document), as its Java BM25 server does. Over TCP the first stdout line is "
+        '{"type":"server_ready","transport":"tcp",...}; over stdio only responses are written '
+        'to stdout. query_mode "lucene" is refused: there is no Lucene query parser.',
+    )
+    _add_backend_arguments(p)
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", type=int, help="TCP port (0: any free port)")
+    where.add_argument("--stdio", action="store_true", help="serve stdin/stdout")
+    p.add_argument(
+        "--threads", type=int, default=1, help="commands run at once (default 1, as pi-serini)"
+    )
+    p.set_defaults(func=_cmd_serve_rpc)
+
+
+def _cmd_serve_http(args: argparse.Namespace) -> int:
+    from rserini import Index
+    from rserini.agent.backend import IndexBackend
+    from rserini.agent.http_server import HttpApi, serve_http
+
+    try:
+        backend = IndexBackend(Index.load(args.index), k1=args.k1, b=args.b)
+    except ValueError as e:
+        print(f"rserini: error: {e}", file=sys.stderr)
+        return 1
+    api = HttpApi(
+        backend,
+        preview_depth=None if args.excerpts_everywhere else 50,
+        record_timings=not args.no_timings,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        serve_http(api, args.host, args.port, quiet=args.quiet)
+    return 0
+
+
+def _cmd_serve_rpc(args: argparse.Namespace) -> int:
+    import time
+
+    from rserini import Index
+    from rserini.agent.backend import IndexBackend
+    from rserini.agent.rpc_server import RpcHandler, serve_stdio, serve_tcp
+
+    if args.threads < 1:
+        print("rserini: error: --threads must be at least 1", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    try:
+        backend = IndexBackend(Index.load(args.index), k1=args.k1, b=args.b)
+    except ValueError as e:
+        print(f"rserini: error: {e}", file=sys.stderr)
+        return 1
+    handler = RpcHandler(
+        backend, threads=args.threads, init_ms=(time.perf_counter() - started) * 1000
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        if args.stdio:
+            serve_stdio(handler)
+        else:
+            serve_tcp(handler, args.host, args.port)
     return 0

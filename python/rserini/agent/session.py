@@ -159,8 +159,7 @@ class SearchSession:
         spill_dir: str | Path | None = None,
     ) -> None:
         require_document_store(index)
-        if not k1 >= 0 or not 0 <= b <= 1:
-            raise ValueError(f"BM25 needs k1 >= 0 and b in [0, 1] (got k1={k1}, b={b})")
+        check_bm25(k1, b)
         self.index = index
         self.k1 = k1
         self.b = b
@@ -547,6 +546,12 @@ def require_document_store(index: Index) -> None:
             "this index keeps no documents (it was built with --no-store / store=False), so "
             "read_document cannot serve it; rebuild it without --no-store"
         )
+
+
+def check_bm25(k1: float, b: float) -> None:
+    """Refuses BM25 parameters out of range (``ValueError``)."""
+    if not k1 >= 0 or not 0 <= b <= 1:
+        raise ValueError(f"BM25 needs k1 >= 0 and b in [0, 1] (got k1={k1}, b={b})")
 
 
 def _optional(**values: object) -> dict[str, object]:
