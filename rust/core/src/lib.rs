@@ -30,6 +30,8 @@ pub mod fieldnorm;
 pub mod fusion;
 pub mod index;
 mod legacy;
+pub mod lexical;
+pub mod lexical_store;
 pub mod postings;
 pub mod pruned;
 pub mod scoring;

@@ -7,6 +7,7 @@ mod convert;
 mod errors;
 mod fusion;
 mod index;
+mod lexical;
 mod results;
 
 use pyo3::prelude::*;
@@ -21,6 +22,10 @@ mod _core {
     #[pymodule_export]
     use crate::index::{
         _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
+    };
+    #[pymodule_export]
+    use crate::lexical::{
+        _lexical_fit, _lexical_load, _lexical_save, _lexical_search, PyBm25Arm, PyTfidfArm,
     };
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
