@@ -17,10 +17,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from rserini._core import _lexical_fit, _lexical_load, _lexical_save, _lexical_search
+from rserini._core import (
+    _lexical_fit,
+    _lexical_load,
+    _lexical_save,
+    _lexical_search,
+    _lexical_units,
+)
 from rserini.retrieval.bm25 import BM25Index
 from rserini.retrieval.document import Document, SearchHit
 from rserini.retrieval.tfidf import TfidfIndex
@@ -49,42 +55,6 @@ class Retriever(Protocol):
     def search(self, query: str, top_k: int) -> list[str]: ...
 
     def search_detailed(self, query: str, top_k: int) -> list[SearchHit]: ...
-
-
-def _check(value: object, types: type | tuple[type, ...], position: int, field: str) -> None:
-    if not isinstance(value, types) or isinstance(value, bool):
-        names = types.__name__ if isinstance(types, type) else " or ".join(
-            "None" if t is type(None) else t.__name__ for t in types
-        )
-        raise TypeError(
-            f"document #{position}: {field} must be {names}, got {type(value).__name__}"
-        )
-
-
-def _units_from_documents(documents: Sequence[Document]) -> list[dict[str, Any]]:
-    """One ``{docid, source_path, start_line, end_line, context}`` dict per document,
-    after checking every field's type (so a bad document changes nothing)."""
-    units = []
-    for i, d in enumerate(documents):
-        if not (hasattr(d, "docid") and hasattr(d, "text")):
-            raise TypeError(
-                f"document #{i} is a {type(d).__name__}; give Document objects "
-                "(docid, text, and optionally source_path, start_line, end_line, context)"
-            )
-        unit = {
-            "docid": d.docid,
-            "source_path": getattr(d, "source_path", ""),
-            "start_line": getattr(d, "start_line", None),
-            "end_line": getattr(d, "end_line", None),
-            "context": getattr(d, "context", ""),
-        }
-        for field in ("docid", "source_path", "context"):
-            _check(unit[field], str, i, field)
-        _check(d.text, str, i, "text")
-        for field in ("start_line", "end_line"):
-            _check(unit[field], (int, type(None)), i, field)
-        units.append(unit)
-    return units
 
 
 class LexicalRetriever:
@@ -131,8 +101,7 @@ class LexicalRetriever:
             TypeError: For an item without ``docid`` and ``text``, or a field of the
                 wrong type; nothing is changed then.
         """
-        units = _units_from_documents(documents)
-        texts = [d.text for d in documents]
+        texts, units = _lexical_units(documents)
         if texts and self._tfidf.tokenizer == self._bm25.tokenizer:
             # One analysis for both arms.
             self._tfidf._arm, self._bm25._arm = _lexical_fit(texts, self._tfidf.tokenizer)

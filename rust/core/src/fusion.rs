@@ -5,8 +5,10 @@
 //! and so on: the rule of a stable sort over insertion order, which is what
 //! the Python implementations that this one replaces do.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
 use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 
@@ -41,9 +43,23 @@ pub fn rrf<T: Hash + Eq + Clone>(
     weights: Option<&[f64]>,
     depth: Option<usize>,
 ) -> Result<Vec<(T, f64)>> {
+    rrf_top(rankings, k, weights, depth, usize::MAX)
+}
+
+/// The first `top` items of [`rrf`]'s result, found without sorting the
+/// others.
+pub fn rrf_top<T: Hash + Eq + Clone>(
+    rankings: &[Vec<T>],
+    k: f64,
+    weights: Option<&[f64]>,
+    depth: Option<usize>,
+    top: usize,
+) -> Result<Vec<(T, f64)>> {
     check(rankings.len(), k, weights)?;
-    let mut position: HashMap<&T, usize> = HashMap::new();
-    let mut fused: Vec<(T, f64)> = Vec::new();
+    let expected = rankings.iter().map(Vec::len).max().unwrap_or(0);
+    let mut position: FxHashMap<&T, usize> =
+        FxHashMap::with_capacity_and_hasher(expected, Default::default());
+    let mut fused: Vec<(T, f64)> = Vec::with_capacity(expected);
     for (i, ranking) in rankings.iter().enumerate() {
         let w = weights.map_or(1.0, |w| w[i]);
         let take = depth.unwrap_or(ranking.len()).min(ranking.len());
@@ -58,10 +74,29 @@ pub fn rrf<T: Hash + Eq + Clone>(
             }
         }
     }
-    // A stable sort keeps first-appearance order among equal scores; scores
-    // are finite, and `partial_cmp` treats -0.0 and 0.0 as equal.
-    fused.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
-    Ok(fused)
+    drop(position);
+    // Score descending, then first appearance: the order of a stable sort
+    // over insertion order. Scores are finite, and `partial_cmp` treats -0.0
+    // and 0.0 as equal.
+    let mut order: Vec<(f64, usize)> = fused.iter().map(|x| x.1).zip(0..).collect();
+    let by_rank = |a: &(f64, usize), b: &(f64, usize)| {
+        b.0.partial_cmp(&a.0)
+            .unwrap_or(Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    };
+    if top < order.len() {
+        if top == 0 {
+            return Ok(Vec::new());
+        }
+        order.select_nth_unstable_by(top - 1, by_rank);
+        order.truncate(top);
+    }
+    order.sort_unstable_by(by_rank);
+    let mut items: Vec<Option<(T, f64)>> = fused.into_iter().map(Some).collect();
+    Ok(order
+        .into_iter()
+        .map(|(_, i)| items[i].take().expect("each position once"))
+        .collect())
 }
 
 /// Full-depth fusion over a collection of `num_docs` documents: each ranking
@@ -161,6 +196,21 @@ mod tests {
         // (0,1) vs (1,0): equal sums; ranking 0 decides.
         let fused = rrf(&[vec!["b", "a"], vec!["a", "b"]], 60.0, None, None).unwrap();
         assert_eq!(fused[0].0, "b");
+    }
+
+    #[test]
+    fn top_is_a_prefix_of_the_full_fusion() {
+        let mut next = crate::testing::xorshift(3);
+        for _ in 0..200 {
+            let rankings: Vec<Vec<u64>> = (0..1 + next() % 3)
+                .map(|_| (0..next() % 12).map(|_| next() % 8).collect())
+                .collect();
+            let full = rrf(&rankings, 60.0, None, None).unwrap();
+            for top in 0..=full.len() + 1 {
+                let got = rrf_top(&rankings, 60.0, None, None, top).unwrap();
+                assert_eq!(got[..], full[..top.min(full.len())]);
+            }
+        }
     }
 
     #[test]

@@ -194,23 +194,70 @@ pub struct Bm25Arm {
     df_of: Vec<Option<u64>>,
 }
 
-/// A document's distinct terms with their counts, in first-occurrence order,
-/// and its number of tokens.
-fn count_terms(analyzer: &Analyzer, text: &str) -> (Vec<(String, u32)>, u64) {
-    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
-    let mut counts: Vec<(String, u32)> = Vec::new();
-    let mut len = 0u64;
-    analyzer.analyze_with(text, &mut |term| {
-        len += 1;
-        match seen.get(term) {
-            Some(&i) => counts[i].1 += 1,
-            None => {
-                seen.insert(term.to_owned(), counts.len());
-                counts.push((term.to_owned(), 1));
+/// Term counts of a run of documents: per document, `(term, count)` in
+/// first-occurrence order, over a vocabulary in first-appearance order.
+#[derive(Default)]
+struct Counted {
+    vocab: Vocab,
+    tf: Lists<(u32, u32)>,
+    dl: Vec<u64>,
+}
+
+/// Counts the terms of `texts` with one hash lookup per token: a term's
+/// entry in the current document is found through `last`/`slot`.
+fn count_terms(analyzer: &Analyzer, texts: &[String]) -> Counted {
+    let mut out = Counted::default();
+    let (mut last, mut slot): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
+    for (doc, text) in texts.iter().enumerate() {
+        let doc = doc as u32;
+        let mut len = 0u64;
+        analyzer.analyze_with(text, &mut |term| {
+            len += 1;
+            let t = out.vocab.intern(term) as usize;
+            if t == last.len() {
+                last.push(u32::MAX);
+                slot.push(0);
             }
+            if last[t] == doc {
+                out.tf.items[slot[t]].1 += 1;
+            } else {
+                last[t] = doc;
+                slot[t] = out.tf.items.len();
+                out.tf.items.push((t as u32, 1));
+            }
+        });
+        out.tf.starts.push(out.tf.items.len());
+        out.dl.push(len);
+    }
+    out
+}
+
+/// [`count_terms`] over `texts` in parallel runs, merged so that term ids
+/// follow first appearance in the whole corpus, as a sequential pass gives.
+fn count_corpus(analyzer: &Analyzer, texts: &[String]) -> Counted {
+    let runs = rayon::current_num_threads().clamp(1, 1 + texts.len() / 256);
+    let run_len = texts.len().div_ceil(runs).max(1);
+    let mut parts: Vec<Counted> = texts
+        .par_chunks(run_len)
+        .map(|run| count_terms(analyzer, run))
+        .collect();
+    if parts.is_empty() {
+        return Counted::default();
+    }
+    let mut out = parts.remove(0);
+    for part in parts {
+        let ids: Vec<u32> = part
+            .vocab
+            .terms
+            .iter()
+            .map(|t| out.vocab.intern(t))
+            .collect();
+        for list in part.tf.iter() {
+            out.tf.push(list.iter().map(|&(t, c)| (ids[t as usize], c)));
         }
-    });
-    (counts, len)
+        out.dl.extend(part.dl);
+    }
+    out
 }
 
 /// Per-document `(term, value)` rows turned into per-term `(doc, value)`
@@ -236,19 +283,7 @@ fn invert<V: Copy + Default>(rows: &Lists<(u32, V)>, num_terms: usize) -> Lists<
 
 /// Analyzes `texts` once (in parallel) and builds both arms over them.
 pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
-    let analyzer = mode.analyzer();
-    let analyzed: Vec<(Vec<(String, u32)>, u64)> = texts
-        .par_iter()
-        .map(|t| count_terms(&analyzer, t))
-        .collect();
-    let mut vocab = Vocab::default();
-    let mut tf = Lists::default();
-    let mut dl = Vec::with_capacity(texts.len());
-    for (counts, len) in &analyzed {
-        tf.push(counts.iter().map(|(term, c)| (vocab.intern(term), *c)));
-        dl.push(*len);
-    }
-    drop(analyzed);
+    let Counted { vocab, tf, dl } = count_corpus(&mode.analyzer(), texts);
     let n = texts.len();
     let postings = invert(&tf, vocab.len());
     let df: Vec<u64> = postings.iter().map(|p| p.len() as u64).collect();
@@ -336,12 +371,16 @@ impl Scores {
 
     /// The touched documents (all positive), best first, ties by number.
     fn matching_ranking(&self) -> Vec<u32> {
-        let mut docs: Vec<u32> = Vec::with_capacity(self.num_touched);
-        docs.extend((0..self.values.len() as u32).filter(|&d| self.touched[d as usize]));
-        // Keys are positive finite floats, whose bit patterns sort as they
-        // do; a stable radix sort keeps document order among equal scores.
-        radsort::sort_by_key(&mut docs, |&d| !self.values[d as usize].to_bits());
-        docs
+        // Positive finite floats sort as their bit patterns do; the document
+        // number breaks ties.
+        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(self.num_touched);
+        keyed.extend(
+            (0..self.values.len() as u32)
+                .filter(|&d| self.touched[d as usize])
+                .map(|d| (!self.values[d as usize].to_bits(), d)),
+        );
+        keyed.sort_unstable();
+        keyed.into_iter().map(|p| p.1).collect()
     }
 
     /// Every document, as Python's stable descending sort of the zero-filled
@@ -368,7 +407,17 @@ impl Scores {
 
 /// Distinct tokens of `text` with their counts, in first-occurrence order.
 fn query_counts(mode: Mode, text: &str) -> Vec<(String, u32)> {
-    count_terms(&mode.analyzer(), text).0
+    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    mode.analyzer()
+        .analyze_with(text, &mut |term| match seen.get(term) {
+            Some(&i) => counts[i].1 += 1,
+            None => {
+                seen.insert(term.to_owned(), counts.len());
+                counts.push((term.to_owned(), 1));
+            }
+        });
+    counts
 }
 
 impl TfidfArm {
@@ -668,9 +717,8 @@ pub fn search(
     let same_matches = t.num_touched == s.num_touched && t.touched == s.touched;
     if same_matches && t.all_positive() && s.all_positive() {
         let rankings = [t.matching_ranking(), s.matching_ranking()];
-        let mut fused: Vec<u32> = fusion::rrf(&rankings, RRF_K, None, None)?
+        let mut fused: Vec<u32> = fusion::rrf_top(&rankings, RRF_K, None, None, top)?
             .into_iter()
-            .take(top)
             .map(|(d, _)| d)
             .collect();
         let rest = (0..n as u32).filter(|&d| !t.touched[d as usize]);
@@ -679,9 +727,8 @@ pub fn search(
         return Ok(fused);
     }
     let rankings = [t.full_ranking(), s.full_ranking()];
-    Ok(fusion::rrf(&rankings, RRF_K, None, None)?
+    Ok(fusion::rrf_top(&rankings, RRF_K, None, None, top)?
         .into_iter()
-        .take(top)
         .map(|(d, _)| d)
         .collect())
 }

@@ -361,3 +361,83 @@ pub fn _lexical_load(py: Python<'_>, path: PathBuf) -> PyResult<(String, PyTfidf
         PyBm25Arm { inner: Arc::new(b) },
     ))
 }
+
+/// `document #i: <field> must be <what>, got <type>`.
+fn field_type_error(position: usize, field: &str, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
+    let got = v
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    PyTypeError::new_err(format!(
+        "document #{position}: {field} must be {what}, got {got}"
+    ))
+}
+
+/// The texts of `documents` and one `{docid, source_path, start_line,
+/// end_line, context}` dict per document, after checking every field's
+/// type: `docid` and `text` are required, the others default as in
+/// `Document`.
+#[pyfunction]
+pub fn _lexical_units<'py>(
+    py: Python<'py>,
+    documents: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+    let texts = PyList::empty(py);
+    let units = PyList::empty(py);
+    let keys = ["docid", "source_path", "start_line", "end_line", "context"]
+        .map(|k| pyo3::types::PyString::intern(py, k));
+    let text_key = pyo3::types::PyString::intern(py, "text");
+    for (position, d) in documents.try_iter()?.enumerate() {
+        let d = d?;
+        let (Ok(docid), Ok(text)) = (d.getattr(&keys[0]), d.getattr(&text_key)) else {
+            return Err(PyTypeError::new_err(format!(
+                "document #{position} is a {}; give Document objects (docid, text, and \
+                 optionally source_path, start_line, end_line, context)",
+                d.get_type().name()?
+            )));
+        };
+        let optional = |i: usize, default: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+            match d.getattr(&keys[i]) {
+                Ok(v) => Ok(v),
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(py) => Ok(default),
+                Err(e) => Err(e),
+            }
+        };
+        let empty = pyo3::types::PyString::new(py, "").into_any();
+        let values = [
+            docid,
+            optional(1, empty.clone())?,
+            optional(2, py.None().into_bound(py))?,
+            optional(3, py.None().into_bound(py))?,
+            optional(4, empty)?,
+        ];
+        for (i, v) in values.iter().enumerate() {
+            let ok = if i == 2 || i == 3 {
+                v.is_none()
+                    || v.is_instance_of::<pyo3::types::PyInt>()
+                        && !v.is_instance_of::<pyo3::types::PyBool>()
+            } else {
+                v.is_instance_of::<pyo3::types::PyString>()
+            };
+            if !ok {
+                let what = if i == 2 || i == 3 {
+                    "int or None"
+                } else {
+                    "str"
+                };
+                return Err(field_type_error(position, keys[i].to_str()?, what, v));
+            }
+        }
+        if !text.is_instance_of::<pyo3::types::PyString>() {
+            return Err(field_type_error(position, "text", "str", &text));
+        }
+        let unit = PyDict::new(py);
+        for (k, v) in keys.iter().zip(values) {
+            unit.set_item(k, v)?;
+        }
+        units.append(unit)?;
+        texts.append(text)?;
+    }
+    Ok((texts, units))
+}

@@ -25,7 +25,8 @@ mod _core {
     };
     #[pymodule_export]
     use crate::lexical::{
-        _lexical_fit, _lexical_load, _lexical_save, _lexical_search, PyBm25Arm, PyTfidfArm,
+        _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
+        PyTfidfArm,
     };
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
