@@ -215,14 +215,12 @@ REGISTRY: dict[str, type[Retriever]] = {"lexical": LexicalRetriever}
 _CTOR_KWARG_MAP: dict[str, dict[str, str]] = {}
 
 
-def resolve_ctor_kwargs(
-    name: str, cls: type, params: Mapping[str, Any] | None
-) -> dict[str, Any]:
+def resolve_ctor_kwargs(name: str, cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
     """``params`` filtered to ``cls.ACCEPTS`` (unknown keys dropped silently) and renamed
     to constructor keywords; ``{}`` for ``None`` or empty ``params``."""
     if not params:
         return {}
-    accepts = getattr(cls, "ACCEPTS", frozenset())
+    accepts: frozenset[str] = getattr(cls, "ACCEPTS", frozenset())
     mapping = _CTOR_KWARG_MAP.get(name, {})
     return {mapping.get(k, k): v for k, v in params.items() if k in accepts}
 
