@@ -118,8 +118,13 @@ def test_random_corpora_equal_the_reference(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40), st.sampled_from(ref.MODES))
+@given(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cn"]), max_size=40),
+    st.sampled_from(ref.MODES),
+)
 def test_tokenizer_equals_python_regex(text: str, mode: str) -> None:
+    """Characters this Python's Unicode database does not know (``Cn``) are left out: the
+    analyzer classifies them by a newer Unicode version."""
     assert tokenize(text, mode) == ref.tokenize(text, mode)
 
 

@@ -99,6 +99,47 @@ pub fn rrf_top<T: Hash + Eq + Clone>(
         .collect())
 }
 
+/// [`rrf_top`] for items that are listed in every ranking, given by their
+/// 0-based rank in each: the same scores (summed in ranking order) and the
+/// same order (ties to the better rank in ranking 0, where the items first
+/// appear). Items absent from `items` may be ranked too; only the given
+/// ones are fused.
+pub fn rrf_ranks<T: Clone, const R: usize>(
+    items: &[(T, [usize; R])],
+    k: f64,
+    top: usize,
+) -> Result<Vec<(T, f64)>> {
+    check(R, k, None)?;
+    let mut fused: Vec<(f64, usize, usize)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (_, ranks))| {
+            let score = ranks.iter().fold(None, |sum: Option<f64>, &r| {
+                let c = 1.0 / (k + r as f64 + 1.0);
+                Some(sum.map_or(c, |s| s + c))
+            });
+            (score.unwrap_or(0.0), ranks.first().copied().unwrap_or(i), i)
+        })
+        .collect();
+    let by_rank = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
+        b.0.partial_cmp(&a.0)
+            .unwrap_or(Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    };
+    if top < fused.len() {
+        if top == 0 {
+            return Ok(Vec::new());
+        }
+        fused.select_nth_unstable_by(top - 1, by_rank);
+        fused.truncate(top);
+    }
+    fused.sort_unstable_by(by_rank);
+    Ok(fused
+        .into_iter()
+        .map(|(score, _, i)| (items[i].0.clone(), score))
+        .collect())
+}
+
 /// Full-depth fusion over a collection of `num_docs` documents: each ranking
 /// lists some documents, and implicitly continues with every unlisted
 /// document in ascending id order, so every document is fused. Returns the
@@ -209,6 +250,27 @@ mod tests {
             for top in 0..=full.len() + 1 {
                 let got = rrf_top(&rankings, 60.0, None, None, top).unwrap();
                 assert_eq!(got[..], full[..top.min(full.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn fusing_ranks_equals_fusing_rankings() {
+        let mut next = crate::testing::xorshift(5);
+        for _ in 0..200 {
+            let n = 1 + next() % 10;
+            let mut a: Vec<u64> = (0..n).collect();
+            let mut b = a.clone();
+            for i in (1..n as usize).rev() {
+                a.swap(i, (next() % (i as u64 + 1)) as usize);
+                b.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            let rank = |r: &[u64], d: u64| r.iter().position(|&x| x == d).unwrap();
+            let items: Vec<(u64, [usize; 2])> =
+                (0..n).map(|d| (d, [rank(&a, d), rank(&b, d)])).collect();
+            for top in 0..=n as usize {
+                let full = rrf_top(&[a.clone(), b.clone()], 60.0, None, None, top).unwrap();
+                assert_eq!(rrf_ranks(&items, 60.0, top).unwrap(), full);
             }
         }
     }

@@ -203,27 +203,41 @@ struct Counted {
     dl: Vec<u64>,
 }
 
-/// Counts the terms of `texts` with one hash lookup per token: a term's
+/// Counts the terms of `texts` with one hash lookup per token: each distinct
+/// token is analyzed once (its terms kept in `token_terms`), and a term's
 /// entry in the current document is found through `last`/`slot`.
 fn count_terms(analyzer: &Analyzer, texts: &[String]) -> Counted {
     let mut out = Counted::default();
     let (mut last, mut slot): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut tokens: FxHashMap<String, (usize, usize)> = FxHashMap::default();
+    let mut token_terms: Vec<u32> = Vec::new();
     for (doc, text) in texts.iter().enumerate() {
         let doc = doc as u32;
         let mut len = 0u64;
-        analyzer.analyze_with(text, &mut |term| {
-            len += 1;
-            let t = out.vocab.intern(term) as usize;
-            if t == last.len() {
-                last.push(u32::MAX);
-                slot.push(0);
-            }
-            if last[t] == doc {
-                out.tf.items[slot[t]].1 += 1;
-            } else {
-                last[t] = doc;
-                slot[t] = out.tf.items.len();
-                out.tf.items.push((t as u32, 1));
+        analyzer.tokenize_with(text, &mut |token| {
+            let (from, to) = match tokens.get(token) {
+                Some(&range) => range,
+                None => {
+                    let from = token_terms.len();
+                    analyzer.filter(token, &mut |term| token_terms.push(out.vocab.intern(term)));
+                    tokens.insert(token.to_owned(), (from, token_terms.len()));
+                    (from, token_terms.len())
+                }
+            };
+            for &t in &token_terms[from..to] {
+                len += 1;
+                let t = t as usize;
+                if t >= last.len() {
+                    last.resize(t + 1, u32::MAX);
+                    slot.resize(t + 1, 0);
+                }
+                if last[t] == doc {
+                    out.tf.items[slot[t]].1 += 1;
+                } else {
+                    last[t] = doc;
+                    slot[t] = out.tf.items.len();
+                    out.tf.items.push((t as u32, 1));
+                }
             }
         });
         out.tf.starts.push(out.tf.items.len());
@@ -369,18 +383,21 @@ impl Scores {
             .all(|(&t, &v)| !t || v > 0.0)
     }
 
-    /// The touched documents (all positive), best first, ties by number.
-    fn matching_ranking(&self) -> Vec<u32> {
-        // Positive finite floats sort as their bit patterns do; the document
-        // number breaks ties.
-        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(self.num_touched);
-        keyed.extend(
+    /// A sort key per touched document (all positive), in document order:
+    /// smaller is better, ties by number. Positive finite floats order as
+    /// their bit patterns do.
+    fn keys(&self) -> Vec<(u64, u32)> {
+        let mut keys = Vec::with_capacity(self.num_touched);
+        keys.extend(
             (0..self.values.len() as u32)
                 .filter(|&d| self.touched[d as usize])
-                .map(|d| (!self.values[d as usize].to_bits(), d)),
+                .map(|d| self.key(d)),
         );
-        keyed.sort_unstable();
-        keyed.into_iter().map(|p| p.1).collect()
+        keys
+    }
+
+    fn key(&self, doc: u32) -> (u64, u32) {
+        (!self.values[doc as usize].to_bits(), doc)
     }
 
     /// Every document, as Python's stable descending sort of the zero-filled
@@ -654,6 +671,9 @@ impl Bm25Arm {
 
     fn scores_of(&self, counts: &[(String, u32)], k1: f64, b: f64) -> Scores {
         let mut scores = Scores::new(self.n_docs);
+        // `k1·(1 − b + b·dl/avgdl)`, the same for every term of a document:
+        // computed once, when the document is first touched.
+        let mut length_part = vec![0f64; self.n_docs];
         let mut terms: Vec<&str> = counts.iter().map(|(t, _)| t.as_str()).collect();
         terms.sort_unstable();
         for term in terms {
@@ -666,8 +686,13 @@ impl Bm25Arm {
             let df = self.df_of[t as usize].unwrap_or(0);
             let idf = bm25_idf(Bm25Variant::Lucene, self.n_docs as u64, df);
             for &(doc, f) in self.postings.get(t as usize) {
-                let (f, dl) = (f64::from(f), self.dl[doc as usize] as f64);
-                let denom = f + k1 * (1.0 - b + b * dl / self.avgdl);
+                let d = doc as usize;
+                if !scores.touched[d] {
+                    let dl = self.dl[d] as f64;
+                    length_part[d] = k1 * (1.0 - b + b * dl / self.avgdl);
+                }
+                let f = f64::from(f);
+                let denom = f + length_part[d];
                 scores.add(doc, idf * f * (k1 + 1.0) / denom);
             }
         }
@@ -684,6 +709,61 @@ fn check_docs(docs: impl Iterator<Item = u32>, n_docs: usize, what: &str) -> Res
         }
     }
     Ok(())
+}
+
+/// The first `top` documents of the RRF fusion of two arms' rankings of
+/// their (common, all positive) touched documents.
+///
+/// Only documents ranked below `reach = 2·top + 64` in some arm can be
+/// among them: the best `top` of either arm are fused above `1/(60 + top)`,
+/// and a document ranked at least `reach` in both is fused at most
+/// `2/(61 + reach) = 2/(125 + 2·top)`, less. So each arm's best `reach` are
+/// selected and sorted, the candidates' missing ranks counted in one pass,
+/// and the candidates fused by their ranks (`fusion::rrf_ranks`): the
+/// output of fusing the full rankings, without sorting them.
+fn fuse_matching(arms: [&Scores; 2], top: usize) -> Result<Vec<u32>> {
+    let keys = arms.map(Scores::keys);
+    let reach = (2 * top + 64).min(keys[0].len());
+    let mut ranks: FxHashMap<u32, [usize; 2]> = FxHashMap::default();
+    for (arm, keys) in keys.iter().enumerate() {
+        let mut best = keys.clone();
+        if reach < best.len() {
+            best.select_nth_unstable(reach);
+            best.truncate(reach);
+        }
+        best.sort_unstable();
+        for (rank, &(_, doc)) in best.iter().enumerate() {
+            ranks.entry(doc).or_insert([usize::MAX; 2])[arm] = rank;
+        }
+    }
+    for (arm, keys) in keys.iter().enumerate() {
+        // rank(c) = number of keys below c's: a histogram over the sorted
+        // keys of the candidates that lack this rank, then prefix sums.
+        let mut lacking: Vec<(u64, u32)> = ranks
+            .iter()
+            .filter(|(_, r)| r[arm] == usize::MAX)
+            .map(|(&d, _)| arms[arm].key(d))
+            .collect();
+        if lacking.is_empty() {
+            continue;
+        }
+        lacking.sort_unstable();
+        let last = *lacking.last().expect("not empty");
+        let mut below = vec![0usize; lacking.len()];
+        for key in keys.iter().filter(|&&k| k < last) {
+            below[lacking.partition_point(|c| c <= key)] += 1;
+        }
+        let mut rank = 0;
+        for (c, n) in lacking.iter().zip(below) {
+            rank += n;
+            ranks.get_mut(&c.1).expect("a candidate")[arm] = rank;
+        }
+    }
+    let items: Vec<(u32, [usize; 2])> = ranks.into_iter().collect();
+    Ok(fusion::rrf_ranks(&items, RRF_K, top)?
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect())
 }
 
 /// The first `top` documents of the fused ranking of the two arms (both
@@ -716,11 +796,7 @@ pub fn search(
     };
     let same_matches = t.num_touched == s.num_touched && t.touched == s.touched;
     if same_matches && t.all_positive() && s.all_positive() {
-        let rankings = [t.matching_ranking(), s.matching_ranking()];
-        let mut fused: Vec<u32> = fusion::rrf_top(&rankings, RRF_K, None, None, top)?
-            .into_iter()
-            .map(|(d, _)| d)
-            .collect();
+        let mut fused = fuse_matching([&t, &s], top)?;
         let rest = (0..n as u32).filter(|&d| !t.touched[d as usize]);
         let missing = top - fused.len();
         fused.extend(rest.take(missing));
@@ -838,6 +914,42 @@ mod tests {
                     let full: Vec<u32> = full.into_iter().map(|p| p.0).collect();
                     let got = search(&t, &b, q, k1, bb, 100).unwrap();
                     assert_eq!(got, full, "{docs:?} {q} {k1} {bb}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn candidate_fusion_equals_full_fusion_on_large_matching_sets() {
+        let mut next = crate::testing::xorshift(11);
+        let words = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        for _ in 0..8 {
+            let docs: Vec<String> = (0..300 + next() % 300)
+                .map(|_| {
+                    (0..1 + next() % 9)
+                        .map(|_| words[(next() % 8) as usize])
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            let (t, b) = fit(Mode::Plain, &docs);
+            for q in ["a", "a b", "c c d e", "h g f e d"] {
+                let full: Vec<u32> = fusion::rrf(
+                    &[
+                        t.scores(q).full_ranking(),
+                        b.scores(q, 1.5, 0.75).full_ranking(),
+                    ],
+                    RRF_K,
+                    None,
+                    None,
+                )
+                .unwrap()
+                .into_iter()
+                .map(|p| p.0)
+                .collect();
+                for top in [1, 2, 10, 50, 200, 1000] {
+                    let got = search(&t, &b, q, 1.5, 0.75, top).unwrap();
+                    assert_eq!(got[..], full[..top.min(full.len())], "{q} {top}");
                 }
             }
         }

@@ -41,6 +41,23 @@ impl Writer {
         self.u32(s.len() as u32);
         self.0.extend_from_slice(s.as_bytes());
     }
+    /// Rows of `(term, value)` pairs: the row count, then each row's length
+    /// and pairs.
+    fn rows<'a, V>(
+        &mut self,
+        rows: impl Iterator<Item = impl Iterator<Item = (&'a str, V)>>,
+        put: fn(&mut Self, V),
+    ) {
+        let rows: Vec<Vec<(&str, V)>> = rows.map(Iterator::collect).collect();
+        self.u64(rows.len() as u64);
+        for row in rows {
+            self.u64(row.len() as u64);
+            for (t, v) in row {
+                self.str(t);
+                put(self, v);
+            }
+        }
+    }
     fn mode(&mut self, m: Mode) {
         self.0.push(match m {
             Mode::Plain => 0,
@@ -114,15 +131,7 @@ impl<'a> Reader<'a> {
 fn write_tfidf(w: &mut Writer, arm: &TfidfArm) {
     w.mode(arm.mode());
     w.u64(arm.n_docs() as u64);
-    let vectors: Vec<Vec<_>> = arm.doc_vectors().map(Iterator::collect).collect();
-    w.u64(vectors.len() as u64);
-    for vector in vectors {
-        w.u64(vector.len() as u64);
-        for (t, x) in vector {
-            w.str(t);
-            w.f64(x);
-        }
-    }
+    w.rows(arm.doc_vectors(), Writer::f64);
     let postings: Vec<_> = arm.postings().collect();
     w.u64(postings.len() as u64);
     for (t, list) in postings {
@@ -148,15 +157,7 @@ fn write_bm25(w: &mut Writer, arm: &Bm25Arm) {
     w.mode(arm.mode());
     w.u64(arm.n_docs() as u64);
     w.f64(arm.avgdl());
-    let tf: Vec<Vec<_>> = arm.tf().map(Iterator::collect).collect();
-    w.u64(tf.len() as u64);
-    for counts in tf {
-        w.u64(counts.len() as u64);
-        for (t, c) in counts {
-            w.str(t);
-            w.u32(c);
-        }
-    }
+    w.rows(arm.tf(), Writer::u32);
     w.u64(arm.dl().len() as u64);
     for &dl in arm.dl() {
         w.u64(dl);

@@ -50,6 +50,16 @@ fn doc_weight(pair: &Bound<'_, PyAny>) -> PyResult<(u32, f64)> {
     Ok((pair.get_item(0)?.extract()?, pair.get_item(1)?.extract()?))
 }
 
+/// What `__reduce__` returns: a constructor and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
+
+/// Pickles an arm as `type(arm)._from_bytes(bytes)`.
+fn reduce<'py>(arm: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> {
+    let py = arm.py();
+    let args = PyTuple::new(py, [PyBytes::new(py, bytes)])?;
+    Ok((arm.get_type().getattr("_from_bytes")?, args))
+}
+
 /// The TF-IDF arm: statistics of a fitted `TfidfIndex`.
 #[pyclass(name = "_TfidfArm", module = "rserini._core", frozen)]
 pub struct PyTfidfArm {
@@ -148,15 +158,11 @@ impl PyTfidfArm {
         })
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let py = slf.py();
-        let bytes = PyBytes::new(py, &lexical_store::tfidf_to_bytes(&slf.get().inner));
-        Ok((
-            slf.get_type().getattr("_from_bytes")?,
-            PyTuple::new(py, [bytes])?,
-        ))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        reduce(
+            slf.as_any(),
+            &lexical_store::tfidf_to_bytes(&slf.get().inner),
+        )
     }
 
     #[staticmethod]
@@ -282,15 +288,11 @@ impl PyBm25Arm {
         })
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let py = slf.py();
-        let bytes = PyBytes::new(py, &lexical_store::bm25_to_bytes(&slf.get().inner));
-        Ok((
-            slf.get_type().getattr("_from_bytes")?,
-            PyTuple::new(py, [bytes])?,
-        ))
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        reduce(
+            slf.as_any(),
+            &lexical_store::bm25_to_bytes(&slf.get().inner),
+        )
     }
 
     #[staticmethod]
