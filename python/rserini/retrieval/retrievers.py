@@ -57,6 +57,30 @@ class Retriever(Protocol):
     def search_detailed(self, query: str, top_k: int) -> list[SearchHit]: ...
 
 
+def _units_from_documents(documents: list[Document]) -> list[dict[str, Any]]:
+    """One ``{docid, source_path, start_line, end_line, context}`` dict per document.
+
+    Raises:
+        TypeError: For an item without ``docid`` and ``text``, or a field of the wrong type.
+    """
+    return _lexical_units(documents)[1]
+
+
+def _hits_from_units(units: list[dict[str, Any]], ranked_idx: list[int]) -> list[SearchHit]:
+    """The hits of the documents at ``ranked_idx``, best first, with 0-based ranks."""
+    return [
+        SearchHit(
+            docid=unit["docid"],
+            source_path=unit["source_path"],
+            start_line=unit["start_line"],
+            end_line=unit["end_line"],
+            rank=rank,
+            context=unit.get("context", ""),
+        )
+        for rank, unit in enumerate(units[i] for i in ranked_idx)
+    ]
+
+
 class LexicalRetriever:
     """TF-IDF + BM25 fused by reciprocal rank (k = 60), one retrieval unit per document.
 
@@ -125,18 +149,7 @@ class LexicalRetriever:
         order = _lexical_search(
             self._tfidf._arm, self._bm25._arm, query, self._bm25.k1, self._bm25.b, take
         )
-        units = self._units
-        return [
-            SearchHit(
-                docid=unit["docid"],
-                source_path=unit["source_path"],
-                start_line=unit["start_line"],
-                end_line=unit["end_line"],
-                rank=rank,
-                context=unit.get("context", ""),
-            )
-            for rank, unit in enumerate(units[i] for i in order)
-        ]
+        return _hits_from_units(self._units, order)
 
     def search(self, query: str, top_k: int) -> list[str]:
         """The docids of :meth:`search_detailed`, best first."""
