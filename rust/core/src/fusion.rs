@@ -76,27 +76,37 @@ pub fn rrf_top<T: Hash + Eq + Clone>(
     }
     drop(position);
     // Score descending, then first appearance: the order of a stable sort
-    // over insertion order. Scores are finite, and `partial_cmp` treats -0.0
-    // and 0.0 as equal.
-    let mut order: Vec<(f64, usize)> = fused.iter().map(|x| x.1).zip(0..).collect();
-    let by_rank = |a: &(f64, usize), b: &(f64, usize)| {
+    // over insertion order.
+    let order = best_first(fused.iter().enumerate().map(|(i, x)| (x.1, i, i)), top);
+    let mut items: Vec<Option<(T, f64)>> = fused.into_iter().map(Some).collect();
+    Ok(order
+        .into_iter()
+        .map(|(_, _, i)| items[i].take().expect("each position once"))
+        .collect())
+}
+
+/// The first `top` of `(score, key, index)` entries, by score descending,
+/// then key ascending. Scores are finite, and `partial_cmp` treats -0.0 and
+/// 0.0 as equal.
+fn best_first(
+    entries: impl Iterator<Item = (f64, usize, usize)>,
+    top: usize,
+) -> Vec<(f64, usize, usize)> {
+    let mut entries: Vec<_> = entries.collect();
+    let by_rank = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
         b.0.partial_cmp(&a.0)
             .unwrap_or(Ordering::Equal)
             .then(a.1.cmp(&b.1))
     };
-    if top < order.len() {
+    if top < entries.len() {
         if top == 0 {
-            return Ok(Vec::new());
+            return Vec::new();
         }
-        order.select_nth_unstable_by(top - 1, by_rank);
-        order.truncate(top);
+        entries.select_nth_unstable_by(top - 1, by_rank);
+        entries.truncate(top);
     }
-    order.sort_unstable_by(by_rank);
-    let mut items: Vec<Option<(T, f64)>> = fused.into_iter().map(Some).collect();
-    Ok(order
-        .into_iter()
-        .map(|(_, i)| items[i].take().expect("each position once"))
-        .collect())
+    entries.sort_unstable_by(by_rank);
+    entries
 }
 
 /// [`rrf_top`] for items that are listed in every ranking, given by their
@@ -110,31 +120,14 @@ pub fn rrf_ranks<T: Clone, const R: usize>(
     top: usize,
 ) -> Result<Vec<(T, f64)>> {
     check(R, k, None)?;
-    let mut fused: Vec<(f64, usize, usize)> = items
-        .iter()
-        .enumerate()
-        .map(|(i, (_, ranks))| {
-            let score = ranks.iter().fold(None, |sum: Option<f64>, &r| {
-                let c = 1.0 / (k + r as f64 + 1.0);
-                Some(sum.map_or(c, |s| s + c))
-            });
-            (score.unwrap_or(0.0), ranks.first().copied().unwrap_or(i), i)
-        })
-        .collect();
-    let by_rank = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
-        b.0.partial_cmp(&a.0)
-            .unwrap_or(Ordering::Equal)
-            .then(a.1.cmp(&b.1))
-    };
-    if top < fused.len() {
-        if top == 0 {
-            return Ok(Vec::new());
-        }
-        fused.select_nth_unstable_by(top - 1, by_rank);
-        fused.truncate(top);
-    }
-    fused.sort_unstable_by(by_rank);
-    Ok(fused
+    let fused = items.iter().enumerate().map(|(i, (_, ranks))| {
+        let score = ranks.iter().fold(None, |sum: Option<f64>, &r| {
+            let c = 1.0 / (k + r as f64 + 1.0);
+            Some(sum.map_or(c, |s| s + c))
+        });
+        (score.unwrap_or(0.0), ranks.first().copied().unwrap_or(i), i)
+    });
+    Ok(best_first(fused, top)
         .into_iter()
         .map(|(score, _, i)| (items[i].0.clone(), score))
         .collect())

@@ -58,6 +58,24 @@ impl Writer {
             }
         }
     }
+    /// `(term, [(doc, value)])` lists: the list count, then each term, its
+    /// length and its `(doc, value)` pairs.
+    fn postings<'a, V: Copy + 'a>(
+        &mut self,
+        lists: impl Iterator<Item = (&'a str, &'a [(u32, V)])>,
+        put: fn(&mut Self, V),
+    ) {
+        let lists: Vec<_> = lists.collect();
+        self.u64(lists.len() as u64);
+        for (t, list) in lists {
+            self.str(t);
+            self.u64(list.len() as u64);
+            for &(d, v) in list {
+                self.u32(d);
+                put(self, v);
+            }
+        }
+    }
     fn mode(&mut self, m: Mode) {
         self.0.push(match m {
             Mode::Plain => 0,
@@ -132,16 +150,7 @@ fn write_tfidf(w: &mut Writer, arm: &TfidfArm) {
     w.mode(arm.mode());
     w.u64(arm.n_docs() as u64);
     w.rows(arm.doc_vectors(), Writer::f64);
-    let postings: Vec<_> = arm.postings().collect();
-    w.u64(postings.len() as u64);
-    for (t, list) in postings {
-        w.str(t);
-        w.u64(list.len() as u64);
-        for &(d, x) in list {
-            w.u32(d);
-            w.f64(x);
-        }
-    }
+    w.postings(arm.postings(), Writer::f64);
 }
 
 fn read_tfidf(r: &mut Reader<'_>) -> Result<TfidfArm> {
@@ -162,15 +171,8 @@ fn write_bm25(w: &mut Writer, arm: &Bm25Arm) {
     for &dl in arm.dl() {
         w.u64(dl);
     }
-    let postings: Vec<_> = arm.postings().collect();
-    w.u64(postings.len() as u64);
-    for (t, list) in postings {
-        w.str(t);
-        w.u64(list.len() as u64);
-        for &(d, _) in list {
-            w.u32(d);
-        }
-    }
+    // A BM25 posting's count is its document's tf of the term: not stored.
+    w.postings(arm.postings(), |_, _| {});
     let df: Vec<_> = arm.df().collect();
     w.u64(df.len() as u64);
     for (t, d) in df {
