@@ -37,6 +37,7 @@ use crate::analysis::Analyzer;
 use crate::error::{Error, Result};
 use crate::fusion;
 use crate::scoring::{Bm25Variant, bm25_idf, tfidf};
+use crate::segment::{Interner, term_hash};
 
 /// The RRF constant of the reference.
 pub const RRF_K: f64 = 60.0;
@@ -119,43 +120,34 @@ impl<T> Lists<T> {
     }
 }
 
-/// Term strings and their ids.
+/// Term strings and their ids, in order of first appearance.
 #[derive(Clone, Debug, Default)]
-pub struct Vocab {
-    terms: Vec<String>,
-    ids: FxHashMap<String, u32>,
-}
+pub struct Vocab(Interner);
 
 impl Vocab {
     /// The id of `term`, adding it if new.
     pub fn intern(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.ids.get(term) {
-            return id;
-        }
-        let id = self.terms.len() as u32;
-        self.terms.push(term.to_owned());
-        self.ids.insert(term.to_owned(), id);
-        id
+        self.0.intern(term, term_hash(term)).0
     }
 
     /// The id of `term`, if known.
     pub fn id(&self, term: &str) -> Option<u32> {
-        self.ids.get(term).copied()
+        self.0.find(term, term_hash(term))
     }
 
     /// The term of `id`.
     pub fn term(&self, id: u32) -> &str {
-        &self.terms[id as usize]
+        self.0.term(id)
     }
 
     /// Number of terms.
     pub fn len(&self) -> usize {
-        self.terms.len()
+        self.0.len()
     }
 
     /// Whether there is no term.
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
+        self.0.len() == 0
     }
 }
 
@@ -209,21 +201,20 @@ struct Counted {
 fn count_terms(analyzer: &Analyzer, texts: &[String]) -> Counted {
     let mut out = Counted::default();
     let (mut last, mut slot): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
-    let mut tokens: FxHashMap<String, (usize, usize)> = FxHashMap::default();
+    let mut tokens = Interner::default();
+    let mut token_ranges: Vec<(usize, usize)> = Vec::new();
     let mut token_terms: Vec<u32> = Vec::new();
     for (doc, text) in texts.iter().enumerate() {
         let doc = doc as u32;
         let mut len = 0u64;
         analyzer.tokenize_with(text, &mut |token| {
-            let (from, to) = match tokens.get(token) {
-                Some(&range) => range,
-                None => {
-                    let from = token_terms.len();
-                    analyzer.filter(token, &mut |term| token_terms.push(out.vocab.intern(term)));
-                    tokens.insert(token.to_owned(), (from, token_terms.len()));
-                    (from, token_terms.len())
-                }
-            };
+            let (k, new) = tokens.intern(token, term_hash(token));
+            if new {
+                let from = token_terms.len();
+                analyzer.filter(token, &mut |term| token_terms.push(out.vocab.intern(term)));
+                token_ranges.push((from, token_terms.len()));
+            }
+            let (from, to) = token_ranges[k as usize];
             for &t in &token_terms[from..to] {
                 len += 1;
                 let t = t as usize;
@@ -260,11 +251,8 @@ fn count_corpus(analyzer: &Analyzer, texts: &[String]) -> Counted {
     }
     let mut out = parts.remove(0);
     for part in parts {
-        let ids: Vec<u32> = part
-            .vocab
-            .terms
-            .iter()
-            .map(|t| out.vocab.intern(t))
+        let ids: Vec<u32> = (0..part.vocab.len() as u32)
+            .map(|t| out.vocab.intern(part.vocab.term(t)))
             .collect();
         for list in part.tf.iter() {
             out.tf.push(list.iter().map(|&(t, c)| (ids[t as usize], c)));
