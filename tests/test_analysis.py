@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lexical_reference
 import rserini
 from rserini import Analyzer, AnalyzerError
 
@@ -116,21 +117,6 @@ def test_code_pinned(text: str, tokens: list[str]) -> None:
     assert Analyzer("code").analyze(text) == tokens
 
 
-SPLIT = re.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-
-
-def code_reference(text: str) -> list[str]:
-    """The code tokenizer, written from its specification."""
-    out: list[str] = []
-    for raw in re.findall(r"\w+", text):
-        whole = raw.lower()
-        out.append(whole)
-        parts = [p for p in SPLIT.split(raw) if p]
-        if len(parts) >= 2:
-            out.extend(p.lower() for p in parts if p.lower() != whole)
-    return out
-
-
 words = st.text(alphabet=st.sampled_from("abcXYZ09_ -.éÉß東İΣ\u0301'\t"), min_size=0, max_size=40)
 
 
@@ -143,7 +129,7 @@ def test_plain_equals_python_regex(text: str) -> None:
 @settings(max_examples=400, derandomize=True)
 @given(words)
 def test_code_equals_reference(text: str) -> None:
-    assert Analyzer("code").analyze(text) == code_reference(text)
+    assert Analyzer("code").analyze(text) == lexical_reference.tokenize(text, "code")
 
 
 def test_whitespace_keeps_tokens_verbatim() -> None:

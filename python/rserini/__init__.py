@@ -32,6 +32,7 @@ from rserini.exceptions import (
     UnknownDocidError,
 )
 from rserini.retrieval.document import Document, SearchHit
+from rserini.retrieval.retrievers import LexicalRetriever
 
 __all__ = [
     "ANALYZER_PRESETS",
@@ -46,6 +47,7 @@ __all__ = [
     "IndexCorruptedError",
     "IndexLockedError",
     "IndexVersionError",
+    "LexicalRetriever",
     "ParseError",
     "QueryError",
     "RseriniError",

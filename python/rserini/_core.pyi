@@ -3,10 +3,12 @@
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+
+from rserini.retrieval.document import Document
 
 __version__: str
 INDEX_FORMAT_VERSION: int
@@ -18,7 +20,7 @@ Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
 LengthMode: TypeAlias = Literal["lucene", "exact"]
 Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
 StrPath: TypeAlias = str | PathLike[str]
-DocLike: TypeAlias = tuple[str, str] | Mapping[str, str]
+DocLike: TypeAlias = tuple[str, str] | Mapping[str, str] | Document
 
 class Analyzer:
     """A text analysis chain: a named preset, optionally with steps overridden.
@@ -130,8 +132,9 @@ class Index:
         progress: bool = True,
         memory_mb: float = 256,
     ) -> Index:
-        """Indexes ``(docid, text)`` pairs or dicts (``{"id", "contents"}``, or
-        BEIR ``{"_id", "title", "text"}`` indexed as ``title + " " + text``).
+        """Indexes ``(docid, text)`` pairs, :class:`rserini.Document` objects or dicts
+        (``{"id", "contents"}``, or BEIR ``{"_id", "title", "text"}`` indexed as
+        ``title + " " + text``).
         With ``store``, the documents are kept for :meth:`doc` and :meth:`contents`.
         ``memory_mb`` bounds the memory the build keeps uncompressed: past it, the
         postings gathered so far are compressed into a segment of their own, and
@@ -444,3 +447,52 @@ def chunk_lines(text: str, lines: int) -> list[tuple[int, int, str]]:
     ValueError
         If ``lines`` is 0.
     """
+class _TfidfArm:
+    """Statistics of a fitted TF-IDF index (``rserini.retrieval.tfidf.TfidfIndex``)."""
+
+    def __init__(self, tokenizer: str = "plain") -> None: ...
+    @property
+    def tokenizer(self) -> str: ...
+    @property
+    def n_docs(self) -> int: ...
+    def query(self, text: str) -> list[tuple[int, float]]:
+        """``(doc, score)`` for every document, best first, ties by number."""
+    def to_dict(self) -> dict[str, object]:
+        """``n_docs``, ``doc_vectors`` and ``postings`` as agentic-retrieval stores them."""
+    @staticmethod
+    def from_dict(data: Mapping[str, object], tokenizer: str) -> _TfidfArm: ...
+
+class _Bm25Arm:
+    """Statistics of a fitted BM25 index (``rserini.retrieval.bm25.BM25Index``)."""
+
+    def __init__(self, tokenizer: str = "plain", avgdl: float = 1.0) -> None: ...
+    @property
+    def tokenizer(self) -> str: ...
+    @property
+    def n_docs(self) -> int: ...
+    @property
+    def avgdl(self) -> float: ...
+    def query(self, text: str, k1: float, b: float) -> list[tuple[int, float]]:
+        """``(doc, score)`` for every document, best first, ties by number."""
+    def to_dict(self) -> dict[str, object]:
+        """``n_docs``, ``avgdl``, ``tf``, ``dl``, ``postings`` and ``df`` as
+        agentic-retrieval stores them."""
+    @staticmethod
+    def from_dict(data: Mapping[str, object], tokenizer: str) -> _Bm25Arm: ...
+
+def _lexical_fit(texts: Sequence[str], tokenizer: str) -> tuple[_TfidfArm, _Bm25Arm]:
+    """Both arms over ``texts``, each text analyzed once, without the GIL."""
+
+def _lexical_units(documents: Iterable[object]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The texts and the span units of documents, their field types checked."""
+
+def _lexical_search(
+    tfidf: _TfidfArm, bm25: _Bm25Arm, query: str, k1: float, b: float, top: int
+) -> list[int]:
+    """The first ``top`` document numbers of the fused ranking, without the GIL."""
+
+def _lexical_save(path: StrPath, meta: str, tfidf: _TfidfArm, bm25: _Bm25Arm) -> None:
+    """Writes a retriever's file crash-safely."""
+
+def _lexical_load(path: StrPath) -> tuple[str, _TfidfArm, _Bm25Arm]:
+    """Reads a retriever's file, checking its checksum."""

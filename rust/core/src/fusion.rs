@@ -5,8 +5,10 @@
 //! and so on: the rule of a stable sort over insertion order, which is what
 //! the Python implementations that this one replaces do.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
 use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 
@@ -41,9 +43,23 @@ pub fn rrf<T: Hash + Eq + Clone>(
     weights: Option<&[f64]>,
     depth: Option<usize>,
 ) -> Result<Vec<(T, f64)>> {
+    rrf_top(rankings, k, weights, depth, usize::MAX)
+}
+
+/// The first `top` items of [`rrf`]'s result, found without sorting the
+/// others.
+pub fn rrf_top<T: Hash + Eq + Clone>(
+    rankings: &[Vec<T>],
+    k: f64,
+    weights: Option<&[f64]>,
+    depth: Option<usize>,
+    top: usize,
+) -> Result<Vec<(T, f64)>> {
     check(rankings.len(), k, weights)?;
-    let mut position: HashMap<&T, usize> = HashMap::new();
-    let mut fused: Vec<(T, f64)> = Vec::new();
+    let expected = rankings.iter().map(Vec::len).max().unwrap_or(0);
+    let mut position: FxHashMap<&T, usize> =
+        FxHashMap::with_capacity_and_hasher(expected, Default::default());
+    let mut fused: Vec<(T, f64)> = Vec::with_capacity(expected);
     for (i, ranking) in rankings.iter().enumerate() {
         let w = weights.map_or(1.0, |w| w[i]);
         let take = depth.unwrap_or(ranking.len()).min(ranking.len());
@@ -58,10 +74,63 @@ pub fn rrf<T: Hash + Eq + Clone>(
             }
         }
     }
-    // A stable sort keeps first-appearance order among equal scores; scores
-    // are finite, and `partial_cmp` treats -0.0 and 0.0 as equal.
-    fused.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
-    Ok(fused)
+    drop(position);
+    // Score descending, then first appearance: the order of a stable sort
+    // over insertion order.
+    let order = best_first(fused.iter().enumerate().map(|(i, x)| (x.1, i, i)), top);
+    let mut items: Vec<Option<(T, f64)>> = fused.into_iter().map(Some).collect();
+    Ok(order
+        .into_iter()
+        .map(|(_, _, i)| items[i].take().expect("each position once"))
+        .collect())
+}
+
+/// The first `top` of `(score, key, index)` entries, by score descending,
+/// then key ascending. Scores are finite, and `partial_cmp` treats -0.0 and
+/// 0.0 as equal.
+fn best_first(
+    entries: impl Iterator<Item = (f64, usize, usize)>,
+    top: usize,
+) -> Vec<(f64, usize, usize)> {
+    let mut entries: Vec<_> = entries.collect();
+    let by_rank = |a: &(f64, usize, usize), b: &(f64, usize, usize)| {
+        b.0.partial_cmp(&a.0)
+            .unwrap_or(Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    };
+    if top < entries.len() {
+        if top == 0 {
+            return Vec::new();
+        }
+        entries.select_nth_unstable_by(top - 1, by_rank);
+        entries.truncate(top);
+    }
+    entries.sort_unstable_by(by_rank);
+    entries
+}
+
+/// [`rrf_top`] for items that are listed in every ranking, given by their
+/// 0-based rank in each: the same scores (summed in ranking order) and the
+/// same order (ties to the better rank in ranking 0, where the items first
+/// appear). Items absent from `items` may be ranked too; only the given
+/// ones are fused.
+pub fn rrf_ranks<T: Clone, const R: usize>(
+    items: &[(T, [usize; R])],
+    k: f64,
+    top: usize,
+) -> Result<Vec<(T, f64)>> {
+    check(R, k, None)?;
+    let fused = items.iter().enumerate().map(|(i, (_, ranks))| {
+        let score = ranks.iter().fold(None, |sum: Option<f64>, &r| {
+            let c = 1.0 / (k + r as f64 + 1.0);
+            Some(sum.map_or(c, |s| s + c))
+        });
+        (score.unwrap_or(0.0), ranks.first().copied().unwrap_or(i), i)
+    });
+    Ok(best_first(fused, top)
+        .into_iter()
+        .map(|(score, _, i)| (items[i].0.clone(), score))
+        .collect())
 }
 
 /// Full-depth fusion over a collection of `num_docs` documents: each ranking
@@ -161,6 +230,42 @@ mod tests {
         // (0,1) vs (1,0): equal sums; ranking 0 decides.
         let fused = rrf(&[vec!["b", "a"], vec!["a", "b"]], 60.0, None, None).unwrap();
         assert_eq!(fused[0].0, "b");
+    }
+
+    #[test]
+    fn top_is_a_prefix_of_the_full_fusion() {
+        let mut next = crate::testing::xorshift(3);
+        for _ in 0..200 {
+            let rankings: Vec<Vec<u64>> = (0..1 + next() % 3)
+                .map(|_| (0..next() % 12).map(|_| next() % 8).collect())
+                .collect();
+            let full = rrf(&rankings, 60.0, None, None).unwrap();
+            for top in 0..=full.len() + 1 {
+                let got = rrf_top(&rankings, 60.0, None, None, top).unwrap();
+                assert_eq!(got[..], full[..top.min(full.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn fusing_ranks_equals_fusing_rankings() {
+        let mut next = crate::testing::xorshift(5);
+        for _ in 0..200 {
+            let n = 1 + next() % 10;
+            let mut a: Vec<u64> = (0..n).collect();
+            let mut b = a.clone();
+            for i in (1..n as usize).rev() {
+                a.swap(i, (next() % (i as u64 + 1)) as usize);
+                b.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            let rank = |r: &[u64], d: u64| r.iter().position(|&x| x == d).unwrap();
+            let items: Vec<(u64, [usize; 2])> =
+                (0..n).map(|d| (d, [rank(&a, d), rank(&b, d)])).collect();
+            for top in 0..=n as usize {
+                let full = rrf_top(&[a.clone(), b.clone()], 60.0, None, None, top).unwrap();
+                assert_eq!(rrf_ranks(&items, 60.0, top).unwrap(), full);
+            }
+        }
     }
 
     #[test]

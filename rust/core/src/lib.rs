@@ -32,6 +32,8 @@ pub mod fusion;
 pub mod generated;
 pub mod index;
 mod legacy;
+pub mod lexical;
+pub mod lexical_store;
 pub mod postings;
 pub mod pruned;
 pub mod safe_fs;

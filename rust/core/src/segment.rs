@@ -364,7 +364,7 @@ impl PostingPool {
 
 /// The hash of a term in the builder's tables.
 #[inline]
-fn term_hash(term: &str) -> u64 {
+pub(crate) fn term_hash(term: &str) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(term)
 }
@@ -392,8 +392,8 @@ fn piece<'a>(text: &'a str, ends: &[usize], i: usize) -> Option<&'a str> {
 
 /// Distinct terms numbered from 0 in order of first appearance, their text
 /// kept end to end in one string (no allocation per term).
-#[derive(Default)]
-struct Interner {
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Interner {
     text: String,
     /// `ends[t]` is where term `t`'s text ends in `text`.
     ends: Vec<usize>,
@@ -413,21 +413,30 @@ impl Interner {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
+    }
+
+    /// The id of `term` (whose hash is `hash`), if interned.
+    #[inline]
+    pub(crate) fn find(&self, term: &str, hash: u64) -> Option<u32> {
+        let (text, ends) = (&self.text, &self.ends);
+        self.table
+            .find(hash, |&id| Self::get(text, ends, id) == term)
+            .copied()
     }
 
     fn get<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
         piece(text, ends, id as usize).expect("an interned id")
     }
 
-    fn term(&self, id: u32) -> &str {
+    pub(crate) fn term(&self, id: u32) -> &str {
         Self::get(&self.text, &self.ends, id)
     }
 
     /// The id of `term` (whose hash is `hash`), and whether it is new.
     #[inline]
-    fn intern(&mut self, term: &str, hash: u64) -> (u32, bool) {
+    pub(crate) fn intern(&mut self, term: &str, hash: u64) -> (u32, bool) {
         let Interner {
             text,
             ends,

@@ -8,7 +8,8 @@ use rserini_core::{Error, corpus};
 
 use crate::errors::CoreError;
 
-/// One document from a `(docid, text)` pair or a dict in Pyserini or BEIR
+/// One document from a `(docid, text)` pair, an object with `docid` and
+/// `text` attributes (`rserini.Document`) or a dict in Pyserini or BEIR
 /// shape; a dict is also kept whole (as JSON, through `dumps`) for the
 /// document store.
 pub fn extract_doc(
@@ -55,6 +56,10 @@ pub fn extract_doc(
         .or_else(|_| match item.cast::<PyList>() {
             Ok(list) if list.len() == 2 => Ok((list.get_item(0)?, list.get_item(1)?)),
             _ => Err(PyTypeError::new_err("not a pair")),
+        })
+        .or_else(|e| match (item.getattr("docid"), item.getattr("text")) {
+            (Ok(docid), Ok(text)) => Ok((docid, text)),
+            _ => Err(e),
         })
         .map_err(|_| {
             PyTypeError::new_err(format!(

@@ -7,6 +7,7 @@ mod convert;
 mod errors;
 mod fusion;
 mod index;
+mod lexical;
 mod project;
 mod results;
 
@@ -22,6 +23,11 @@ mod _core {
     #[pymodule_export]
     use crate::index::{
         _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
+    };
+    #[pymodule_export]
+    use crate::lexical::{
+        _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
+        PyTfidfArm,
     };
     #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};

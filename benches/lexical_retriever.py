@@ -1,0 +1,104 @@
+"""LexicalRetriever benchmark: index time and per-query latency on a BEIR corpus, rserini
+against the pure-Python implementation of agentic-retrieval's algorithm in
+``tests/lexical_reference.py`` (each arm tokenizes every document; each query zero-fills
+and sorts the whole corpus in both arms, then fuses both full rankings).
+
+    python benches/lexical_retriever.py [CORPUS_DIR] [--tokenizer plain|code] [--builds N]
+        [--repeat N]
+
+CORPUS_DIR defaults to ../shared/data/scifact. Builds alternate between the engines
+(``--builds`` each, best kept); each query runs once in the reference and ``--repeat``
+times in rserini (best kept), alternating query by query, ``search(query, 10)`` with the
+default parameters. Also checks that both return the same top 10. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import rserini
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+import lexical_reference as ref  # noqa: E402
+
+DEFAULT = REPO.parent / "shared" / "data" / "scifact"
+
+
+def load(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    path = folder / "corpus.jsonl.gz"
+    opened = gzip.open(path, "rt") if path.exists() else open(folder / "corpus.jsonl")  # noqa: SIM115
+    with opened as lines:
+        docs = [(o["_id"], f"{o.get('title') or ''} {o['text']}") for o in map(json.loads, lines)]
+    return docs, [q for _, q in rserini.read_queries(folder / "queries.jsonl")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--tokenizer", default="plain", choices=["plain", "code"])
+    parser.add_argument("--builds", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    docs, queries = load(args.corpus)
+    documents = [rserini.Document(d, t) for d, t in docs]
+
+    # Wall time, and CPU time of the process (all threads): on a loaded machine the
+    # second shows the work done, whatever the waiting.
+    builds: dict[str, list[tuple[float, float]]] = {"reference": [], "rserini": []}
+    for _ in range(args.builds):
+        start, cpu = time.perf_counter(), time.process_time()
+        reference = ref.Lexical(tokenizer=args.tokenizer)
+        reference.index(docs)
+        builds["reference"].append((time.perf_counter() - start, time.process_time() - cpu))
+        start, cpu = time.perf_counter(), time.process_time()
+        ours = rserini.LexicalRetriever(tokenizer=args.tokenizer)
+        ours.index(documents)
+        builds["rserini"].append((time.perf_counter() - start, time.process_time() - cpu))
+
+    latency: dict[str, list[float]] = {"reference": [], "rserini": []}
+    differ = 0
+    for q in queries:
+        start = time.perf_counter()
+        expected = reference.search(q, 10)
+        latency["reference"].append(time.perf_counter() - start)
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            got = ours.search(q, 10)
+            best = min(best, time.perf_counter() - start)
+        latency["rserini"].append(best)
+        differ += got != expected
+
+    ref_build, our_build = (min(b[0] for b in builds[e]) for e in ("reference", "rserini"))
+    ref_cpu, our_cpu = (min(b[1] for b in builds[e]) for e in ("reference", "rserini"))
+    ref_q, our_q = statistics.mean(latency["reference"]), statistics.mean(latency["rserini"])
+    print(
+        f"{args.corpus.name}: {len(docs):,} documents, {len(queries)} queries, "
+        f"tokenizer {args.tokenizer}; top-10 lists differing: {differ}\n"
+    )
+    print("| | pure Python (reference algorithm) | rserini | speed-up |")
+    print("|---|---|---|---|")
+    print(
+        f"| index (best of {args.builds}) | {ref_build:.2f} s | {our_build * 1e3:.1f} ms "
+        f"| {ref_build / our_build:.0f}x |"
+    )
+    print(
+        f"| index, CPU time | {ref_cpu:.2f} s | {our_cpu * 1e3:.1f} ms | {ref_cpu / our_cpu:.0f}x |"
+    )
+    print(f"| query, mean | {ref_q * 1e3:.2f} ms | {our_q * 1e6:.0f} µs | {ref_q / our_q:.0f}x |")
+    p50 = (statistics.median(latency["reference"]), statistics.median(latency["rserini"]))
+    print(
+        f"| query, median | {p50[0] * 1e3:.2f} ms | {p50[1] * 1e6:.0f} µs "
+        f"| {p50[0] / p50[1]:.0f}x |"
+    )
+
+
+if __name__ == "__main__":
+    main()
