@@ -13,7 +13,7 @@ INDEX_FORMAT_VERSION: int
 ANALYZER_PRESETS: list[str]
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
-ModelName: TypeAlias = Literal["bm25", "tfidf"]
+ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
 Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
 LengthMode: TypeAlias = Literal["lucene", "exact"]
 Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
@@ -269,17 +269,22 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
         descending, then docid ascending. ``algorithm`` chooses how the top k is
         found (exhaustive scoring or exact MaxScore / block-max WAND pruning);
         every choice returns the same hits, ``"auto"`` picks the fastest.
+        ``model="qld"`` is query likelihood with Dirichlet smoothing ``mu``, as
+        Lucene's ``LMDirichletSimilarity`` (Pyserini's ``set_qld``), scored
+        exhaustively.
 
         Raises
         ------
         QueryError
-            For an empty query, ``k <= 0``, ``k1 < 0`` or ``b`` outside [0, 1].
+            For an empty query, ``k <= 0``, ``k1 < 0``, ``b`` outside [0, 1] or
+            ``mu`` negative or not finite.
         """
     def search_pairs(
         self,
@@ -292,6 +297,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
@@ -309,6 +315,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
@@ -325,6 +332,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
@@ -342,6 +350,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
     ) -> Explanation:
         """Breaks the score of ``docid`` for ``query`` down by term."""
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:

@@ -17,6 +17,8 @@ The spec is a JSON object; every key is optional except ``work``:
   ``set_bm25(k1, b)``, and again as the Lucene query Anserini builds, sorted as Anserini
   sorts, to read the unrounded scores. ``work/run-<i>.tsv`` gets ``qid docid
   pyserini_score raw_score`` per hit (scores as exact decimal floats).
+- ``mode``: ``{"model": "qld", "mu": M}`` searches with ``set_qld(M)`` (and Lucene's
+  ``LMDirichletSimilarity(M)`` for the raw scores) instead of BM25.
 - Index statistics go to ``work/stats.json``.
 """
 
@@ -82,7 +84,12 @@ def _analyze(texts_path: str, out_path: Path) -> None:
 
 
 def _search(
-    index: Path, queries_path: str, settings: list[list[float]], k: int, work: Path
+    index: Path,
+    queries_path: str,
+    settings: list[list[float]],
+    k: int,
+    work: Path,
+    mode: dict[str, Any],
 ) -> None:
     from jnius import autoclass
     from pyserini.search.lucene import LuceneSearcher
@@ -102,9 +109,14 @@ def _search(
     )
     lucene = autoclass("org.apache.lucene.search.IndexSearcher")(searcher.object.reader)
     bm25 = autoclass("org.apache.lucene.search.similarities.BM25Similarity")
+    dirichlet = autoclass("org.apache.lucene.search.similarities.LMDirichletSimilarity")
     for i, (k1, b) in enumerate(settings):
-        searcher.set_bm25(float(k1), float(b))
-        lucene.setSimilarity(bm25(float(k1), float(b)))
+        if mode.get("model") == "qld":
+            searcher.set_qld(float(mode["mu"]))
+            lucene.setSimilarity(dirichlet(float(mode["mu"])))
+        else:
+            searcher.set_bm25(float(k1), float(b))
+            lucene.setSimilarity(bm25(float(k1), float(b)))
         with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
             for qid, text in queries:
                 hits = searcher.search(text, k)
@@ -141,7 +153,8 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("queries"):
         stats.update(_stats(index))
         start = time.perf_counter()
-        _search(index, spec["queries"], spec.get("settings", [[0.9, 0.4]]), spec["k"], work)
+        settings = spec.get("settings", [[0.9, 0.4]])
+        _search(index, spec["queries"], settings, spec["k"], work, spec.get("mode", {}))
         stats["search_seconds"] = time.perf_counter() - start
     with open(work / "stats.json", "w", encoding="utf-8") as f:
         json.dump(stats, f)

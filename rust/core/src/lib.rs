@@ -34,6 +34,7 @@ pub mod index;
 mod legacy;
 pub mod postings;
 pub mod pruned;
+pub mod qld;
 pub mod scoring;
 pub mod search;
 pub mod segment;

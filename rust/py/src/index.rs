@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
+use rserini_core::qld::QldParams;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::segment::Doc;
@@ -61,6 +62,7 @@ pub fn model_from(
     b: f64,
     length: &str,
     delta: Option<f64>,
+    mu: f64,
 ) -> Result<Model, Error> {
     match model {
         "bm25" => Ok(Model::Bm25(Bm25Params::new(
@@ -71,8 +73,9 @@ pub fn model_from(
             delta,
         )?)),
         "tfidf" => Ok(Model::TfIdf),
+        "qld" => Ok(Model::Qld(QldParams::new(mu)?)),
         other => Err(Error::Query(format!(
-            "unknown model {other:?}; choose \"bm25\" or \"tfidf\""
+            "unknown model {other:?}; choose \"bm25\", \"tfidf\" or \"qld\""
         ))),
     }
 }
@@ -769,8 +772,9 @@ impl PyIndex {
         }
     }
 
-    /// The `k` best documents for `query`.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    /// The `k` best documents for `query` (`model="qld"`: query likelihood
+    /// with Dirichlet smoothing `mu`, as Lucene's `LMDirichletSimilarity`).
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -783,16 +787,17 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
         hits(py, &index, &self.docids, &docs)
     }
 
     /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
     /// the cheapest way to a deep ranking.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
         &self,
@@ -805,9 +810,10 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
         pairs(py, &index, &self.docids, &docs)
     }
@@ -816,7 +822,7 @@ impl PyIndex {
     /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
     /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
     /// `docids()`. An empty query gives an empty (all padding) row.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
         &self,
@@ -830,13 +836,14 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = search::check_k(k).map_err(CoreError)?.min(index.len());
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let (ids, scores) = py
             .detach(|| {
@@ -864,7 +871,7 @@ impl PyIndex {
     /// `batch_search` as one list of `(docid, score)` tuples per query, in
     /// input order (an empty query gives `[]`), made on the calling thread
     /// while the others search (see [`search_each`]).
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
         &self,
@@ -878,11 +885,12 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
         let k = search::check_k(k).map_err(CoreError)?;
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
@@ -897,7 +905,7 @@ impl PyIndex {
     }
 
     /// Explains the score of `docid` for `query`, term by term.
-    #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None))]
+    #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0))]
     #[allow(clippy::too_many_arguments)]
     fn explain(
         &self,
@@ -910,9 +918,10 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
     ) -> PyResult<PyExplanation> {
         let query = query_text(query)?;
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
         explanation(py, e)
     }
