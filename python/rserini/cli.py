@@ -29,7 +29,9 @@ examples:
 """
 
 
-def _add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf")) -> None:
+def _add_model_args(
+    p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf", "qld")
+) -> None:
     g = p.add_argument_group("scoring (all chosen at query time)")
     g.add_argument(
         "--model",
@@ -69,6 +71,18 @@ def _add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = ("bm25",
         default=None,
         help="delta of bm25l (default 0.5) and bm25+ (default 1.0)",
     )
+    if "qld" in models:
+        g.add_argument(
+            "--qld",
+            dest="model",
+            action="store_const",
+            const="qld",
+            help="query likelihood with Dirichlet smoothing, as Pyserini's set_qld "
+            "(same as --model qld)",
+        )
+        g.add_argument(
+            "--mu", type=float, default=1000.0, help="Dirichlet mu of qld (default 1000)"
+        )
 
 
 def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
@@ -79,6 +93,7 @@ def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
         "b": args.b,
         "length": args.length,
         "delta": args.delta,
+        **({"mu": args.mu} if args.model == "qld" else {}),
     }
 
 
@@ -252,12 +267,17 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
     """Writes the run Pyserini would: its rounding, tie nudging and --remove-query."""
     from rserini.pyserini import LuceneSearcher, run, write_run
 
-    if (args.model, args.variant, args.length, args.delta) != ("bm25", "lucene", "lucene", None):
+    if (args.model, args.variant, args.length, args.delta) not in (
+        ("bm25", "lucene", "lucene", None),
+        ("qld", "lucene", "lucene", None),
+    ):
         raise SystemExit(
-            "error: --pyserini reproduces Lucene BM25: drop --model/--variant/--length"
+            "error: --pyserini reproduces Lucene BM25 or --qld: drop --model/--variant/--length"
         )
     searcher = LuceneSearcher(index)
     searcher.set_bm25(args.k1, args.b)
+    if args.model == "qld":
+        searcher.set_qld(args.mu)
     start = time.perf_counter()
     results = run(
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1

@@ -9,7 +9,8 @@ The index is an rserini index folder (``rserini index`` or :meth:`rserini.Index.
 with the default ``lucene-english`` analyzer, Pyserini's default analyzer. Results come in
 Pyserini's final order and with Pyserini's scores:
 
-1. Lucene's BM25 scores (float32), ranked by score descending, then docid ascending, as
+1. Lucene's BM25 scores (float32), or with ``set_qld(mu)`` its Dirichlet query-likelihood
+   scores, ranked by score descending, then docid ascending, as
    Anserini sorts its hits;
 2. every score rounded to 4 decimals (the product with 10,000 in double precision, rounded
    half up, divided back and stored as a float32);
@@ -20,13 +21,13 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``search`` (with ``strip_segment_id``
-and ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that
-store their documents), ``num_docs``, ``close`` and context management; and
+Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``search`` (with
+``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs``
+(on indexes that store their documents), ``num_docs``, ``close`` and context management; and
 :func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
 ``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, RM3 and Rocchio feedback, query
-likelihood, other languages and analyzers, custom query generators, multi-field search,
+naming the feature): Lucene documents, prebuilt indexes, RM3 and Rocchio feedback, other
+languages and analyzers, custom query generators, multi-field search,
 Lucene ``Query`` objects, and impact or dense search.
 """
 
@@ -259,6 +260,8 @@ class LuceneSearcher:
         self.num_docs: int = len(self.index)
         self.k1: float = DEFAULT_K1
         self.b: float = DEFAULT_B
+        # Dirichlet mu while query likelihood is set (set_qld), else None for BM25.
+        self.mu: float | None = None
 
     def __repr__(self) -> str:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
@@ -299,10 +302,20 @@ class LuceneSearcher:
             raise QueryError(f"b must be between 0 and 1 (got {b})")
         # Pyserini passes the parameters to Java as float32.
         self.k1, self.b = float(np.float32(k1)), float(np.float32(b))
+        self.mu = None
 
     def get_similarity(self) -> str:
-        """A description of the scoring function, e.g. ``"BM25(k1=0.9,b=0.4)"``."""
+        """A description of the scoring function, e.g. ``"BM25(k1=0.9,b=0.4)"`` or
+        ``"LM Dirichlet(1000.000000)"``."""
+        if self.mu is not None:
+            return f"LM Dirichlet({self.mu:f})"
         return f"BM25(k1={np.float32(self.k1)},b={np.float32(self.b)})"
+
+    def _model(self) -> dict[str, Any]:
+        """The scoring keywords of ``Index.batch_search`` for the current similarity."""
+        if self.mu is not None:
+            return {"model": "qld", "mu": self.mu}
+        return {"k1": self.k1, "b": self.b}
 
     def _check(self, query_generator: object, fields: Mapping[str, float] | None) -> None:
         if query_generator is not None:
@@ -352,7 +365,7 @@ class LuceneSearcher:
         if not isinstance(q, str):
             raise NotSupportedError("only query strings are supported, not Lucene Query objects")
         self._check(query_generator, fields)
-        ids, scores = self.index.batch_search([q], k=k, threads=1, k1=self.k1, b=self.b)
+        ids, scores = self.index.batch_search([q], k=k, threads=1, **self._model())
         hits = _hits(self.index, ids[0], scores[0])
         if not (strip_segment_id or remove_dups):
             return hits
@@ -407,7 +420,7 @@ class LuceneSearcher:
         if not queries:
             return {}
         ids, scores = self.index.batch_search(
-            list(queries), k=k, threads=max(1, int(threads)), k1=self.k1, b=self.b
+            list(queries), k=k, threads=max(1, int(threads)), **self._model()
         )
         return {str(qid): _hits(self.index, ids[i], scores[i]) for i, qid in enumerate(qids)}
 
@@ -508,15 +521,27 @@ class LuceneSearcher:
         """
         raise self._unsupported("Rocchio pseudo-relevance feedback")
 
-    def set_qld(self, *args: object, **kwargs: object) -> None:
-        """Not supported: query likelihood.
+    def set_qld(self, mu: float = 1000.0) -> None:
+        """Scores later searches by query likelihood with Dirichlet smoothing, as
+        Pyserini's ``set_qld`` (Lucene's ``LMDirichletSimilarity``, bitwise); ``set_bm25``
+        switches back.
+
+        Parameters
+        ----------
+        mu
+            The Dirichlet prior, finite and >= 0 (passed on as float32, as Pyserini does).
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For a negative or non-finite ``mu``.
         """
-        raise self._unsupported("query likelihood with Dirichlet smoothing")
+        mu = float(mu)
+        if not 0.0 <= mu <= float(np.finfo(np.float32).max):
+            raise QueryError(
+                f"mu must be a finite number >= 0 (got {mu}); Pyserini's default is 1000"
+            )
+        self.mu = float(np.float32(mu))
 
     def set_analyzer(self, analyzer: object) -> None:
         """Not supported: the analyzer is the index's.

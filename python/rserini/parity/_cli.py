@@ -57,6 +57,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="Y",
         help="BM25 b, one or more (paired with --k1; default 0.4)",
     )
+    p.add_argument(
+        "--qld",
+        action="store_true",
+        help="compare query likelihood with Dirichlet smoothing (Pyserini's set_qld) "
+        "instead of BM25",
+    )
+    p.add_argument(
+        "--mu", type=float, default=1000.0, help="Dirichlet mu with --qld (default 1000)"
+    )
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
     p.add_argument(
         "--remove-query",
@@ -103,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
         bs *= len(k1s)
     if len(k1s) != len(bs):
         raise ParityError(f"{len(k1s)} values of --k1 but {len(bs)} of --b: give pairs")
+    mode = {"model": "qld", "mu": args.mu} if args.qld else None
+    if mode is not None:
+        k1s, bs = k1s[:1], bs[:1]  # BM25's parameters play no part
     tolerances = Tolerances.acceptance() if args.acceptance else Tolerances()
     for name in ("min_same_tokens", "min_same_top10", "min_same_topk", "max_score_diff"):
         if getattr(args, name) is not None:
@@ -120,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         work_dir=args.work_dir,
         max_heap=args.max_heap,
         runs_dir=args.save_runs,
+        mode=mode,
     )
     if args.json is not None:
         args.json.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
