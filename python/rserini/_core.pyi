@@ -355,6 +355,44 @@ class Index:
         """Breaks the score of ``docid`` for ``query`` down by term."""
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
         """``(term, query frequency, known to the index)`` for each distinct query term."""
+    def batch_search_rm3(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        k1: float = 0.9,
+        b: float = 0.4,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        filter_terms: bool = True,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
+        queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage, then the
+        expanded query; returns ``(ids, scores)`` as ``batch_search``.
+
+        Raises
+        ------
+        QueryError
+            For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
+            ``original_query_weight`` outside [0, 1], or an index without a
+            document store (rebuild it with ``store=True``).
+        """
+    def rm3_query(
+        self,
+        query: str,
+        *,
+        k1: float = 0.9,
+        b: float = 0.4,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        filter_terms: bool = True,
+    ) -> list[tuple[str, float]]:
+        """The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
+        ascending order: the boosts of the second-stage BM25 query. Raises as
+        ``batch_search_rm3``."""
 
 def rrf(
     rankings: Sequence[Sequence[str]] | Sequence[Sequence[int]],

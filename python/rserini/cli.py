@@ -85,6 +85,27 @@ def _add_model_args(
         )
 
 
+def _add_rm3_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("RM3 pseudo-relevance feedback (over Lucene BM25, as Pyserini)")
+    g.add_argument("--rm3", action="store_true", help="expand each query with RM3")
+    g.add_argument("--fb-terms", type=int, default=10, help="expansion terms (default 10)")
+    g.add_argument("--fb-docs", type=int, default=10, help="feedback documents (default 10)")
+    g.add_argument(
+        "--original-query-weight",
+        type=float,
+        default=0.5,
+        help="weight of the original query, in [0, 1] (default 0.5)",
+    )
+
+
+def _rm3_kwargs(args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "fb_terms": args.fb_terms,
+        "fb_docs": args.fb_docs,
+        "original_query_weight": args.original_query_weight,
+    }
+
+
 def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
     return {
         "model": args.model,
@@ -239,7 +260,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     texts = [t for _, t in queries]
     depth = args.k + 1 if args.remove_query else args.k
     start = time.perf_counter()
-    ids, scores = index.batch_search(texts, k=depth, threads=args.threads, **_model_kwargs(args))
+    if args.rm3:
+        if args.model != "bm25" or args.variant != "lucene" or args.length != "lucene":
+            raise SystemExit("error: --rm3 runs over Lucene BM25: drop --model/--variant/--length")
+        ids, scores = index.batch_search_rm3(
+            texts, k=depth, threads=args.threads, k1=args.k1, b=args.b, **_rm3_kwargs(args)
+        )
+    else:
+        ids, scores = index.batch_search(
+            texts, k=depth, threads=args.threads, **_model_kwargs(args)
+        )
     elapsed = time.perf_counter() - start
     docids = index.docids(ids)
     lines = 0
@@ -278,6 +308,8 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
     searcher.set_bm25(args.k1, args.b)
     if args.model == "qld":
         searcher.set_qld(args.mu)
+    if args.rm3:
+        searcher.set_rm3(args.fb_terms, args.fb_docs, args.original_query_weight)
     start = time.perf_counter()
     results = run(
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
@@ -551,6 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     _add_model_args(p)
+    _add_rm3_args(p)
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("explain", help="break a document's score down by query term")

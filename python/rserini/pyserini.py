@@ -21,12 +21,12 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``search`` (with
+Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``, ``search`` (with
 ``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs``
 (on indexes that store their documents), ``num_docs``, ``close`` and context management; and
 :func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
 ``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, RM3 and Rocchio feedback, other
+naming the feature): Lucene documents, prebuilt indexes, Rocchio feedback, other
 languages and analyzers, custom query generators, multi-field search,
 Lucene ``Query`` objects, and impact or dense search.
 """
@@ -262,6 +262,8 @@ class LuceneSearcher:
         self.b: float = DEFAULT_B
         # Dirichlet mu while query likelihood is set (set_qld), else None for BM25.
         self.mu: float | None = None
+        # RM3 parameters while feedback is on (set_rm3), else None.
+        self.rm3: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
@@ -310,6 +312,18 @@ class LuceneSearcher:
         if self.mu is not None:
             return f"LM Dirichlet({self.mu:f})"
         return f"BM25(k1={np.float32(self.k1)},b={np.float32(self.b)})"
+
+    def _batch(
+        self, queries: list[str], k: int, threads: int
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """``(ids, scores)`` of ``queries`` under the current similarity and feedback."""
+        if self.rm3 is not None:
+            if self.mu is not None:
+                raise NotSupportedError("RM3 runs over BM25 here: call set_bm25 before set_rm3")
+            return self.index.batch_search_rm3(
+                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rm3
+            )
+        return self.index.batch_search(queries, k=k, threads=threads, **self._model())
 
     def _model(self) -> dict[str, Any]:
         """The scoring keywords of ``Index.batch_search`` for the current similarity."""
@@ -365,7 +379,7 @@ class LuceneSearcher:
         if not isinstance(q, str):
             raise NotSupportedError("only query strings are supported, not Lucene Query objects")
         self._check(query_generator, fields)
-        ids, scores = self.index.batch_search([q], k=k, threads=1, **self._model())
+        ids, scores = self._batch([q], k, 1)
         hits = _hits(self.index, ids[0], scores[0])
         if not (strip_segment_id or remove_dups):
             return hits
@@ -419,9 +433,7 @@ class LuceneSearcher:
             raise ValueError(f"{len(queries)} queries but {len(qids)} query ids")
         if not queries:
             return {}
-        ids, scores = self.index.batch_search(
-            list(queries), k=k, threads=max(1, int(threads)), **self._model()
-        )
+        ids, scores = self._batch(list(queries), k, max(1, int(threads)))
         return {str(qid): _hits(self.index, ids[i], scores[i]) for i, qid in enumerate(qids)}
 
     def doc(self, docid: str | int) -> Document | None:
@@ -501,15 +513,52 @@ class LuceneSearcher:
     def _unsupported(self, what: str) -> NotSupportedError:
         return NotSupportedError(f"{what} is not supported by rserini's LuceneSearcher")
 
-    def set_rm3(self, *args: object, **kwargs: object) -> None:
-        """Not supported: RM3 feedback.
+    def set_rm3(
+        self,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        debug: bool = False,
+        filter_terms: bool = True,
+    ) -> None:
+        """Turns on RM3 pseudo-relevance feedback, as Pyserini's ``set_rm3`` (Anserini's
+        ``Rm3Reranker`` over the BM25 first stage; the feedback documents' terms come
+        from their stored text, re-analyzed with the index's analyzer).
+
+        Parameters
+        ----------
+        fb_terms
+            Expansion terms, >= 1.
+        fb_docs
+            Feedback documents, >= 1 (at most 50 are used, as in Anserini).
+        original_query_weight
+            Weight of the original query, in [0, 1].
+        debug
+            Ignored (Pyserini logs the expanded query).
+        filter_terms
+            Keep only ``[a-z0-9]+`` feedback terms.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For values outside those ranges, or an index without a document store (its
+            message names the fix: rebuild with ``store=True``).
         """
-        raise self._unsupported("RM3 pseudo-relevance feedback")
+        params = {
+            "fb_terms": int(fb_terms),
+            "fb_docs": int(fb_docs),
+            "original_query_weight": float(original_query_weight),
+            "filter_terms": bool(filter_terms),
+        }
+        # Validate now rather than at the first search.
+        self.index.rm3_query("", **params)
+        # Pyserini passes the weight to Java as float32.
+        params["original_query_weight"] = float(np.float32(original_query_weight))
+        self.rm3 = params
+
+    def unset_rm3(self) -> None:
+        """Turns RM3 feedback off."""
+        self.rm3 = None
 
     def set_rocchio(self, *args: object, **kwargs: object) -> None:
         """Not supported: Rocchio feedback.
@@ -564,8 +613,8 @@ class LuceneSearcher:
         raise self._unsupported(f"language {language!r}")
 
     def is_using_rm3(self) -> bool:
-        """Always ``False``."""
-        return False
+        """Whether RM3 feedback is on."""
+        return self.rm3 is not None
 
     def is_using_rocchio(self) -> bool:
         """Always ``False``."""

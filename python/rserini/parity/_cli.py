@@ -66,6 +66,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mu", type=float, default=1000.0, help="Dirichlet mu with --qld (default 1000)"
     )
+    p.add_argument(
+        "--rm3",
+        action="store_true",
+        help="compare BM25 + RM3 feedback (Pyserini's set_rm3; its index then stores "
+        "document vectors)",
+    )
+    p.add_argument("--fb-terms", type=int, default=10, help="RM3 expansion terms (default 10)")
+    p.add_argument("--fb-docs", type=int, default=10, help="RM3 feedback documents (default 10)")
+    p.add_argument("--original-query-weight", type=float, default=0.5, help="RM3 (default 0.5)")
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
     p.add_argument(
         "--remove-query",
@@ -112,8 +121,17 @@ def run(args: argparse.Namespace) -> int:
         bs *= len(k1s)
     if len(k1s) != len(bs):
         raise ParityError(f"{len(k1s)} values of --k1 but {len(bs)} of --b: give pairs")
-    mode = {"model": "qld", "mu": args.mu} if args.qld else None
-    if mode is not None:
+    mode: dict[str, object] | None = {"model": "qld", "mu": args.mu} if args.qld else None
+    if args.rm3:
+        if args.qld:
+            raise ParityError("--rm3 runs over BM25: drop --qld")
+        mode = {
+            "model": "rm3",
+            "fb_terms": args.fb_terms,
+            "fb_docs": args.fb_docs,
+            "original_query_weight": args.original_query_weight,
+        }
+    if args.qld:
         k1s, bs = k1s[:1], bs[:1]  # BM25's parameters play no part
     tolerances = Tolerances.acceptance() if args.acceptance else Tolerances()
     for name in ("min_same_tokens", "min_same_top10", "min_same_topk", "max_score_diff"):

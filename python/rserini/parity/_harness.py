@@ -601,6 +601,9 @@ def _model_args(mode: Mapping[str, Any]) -> dict[str, Any]:
     """The ``Index.search`` keywords of a comparison mode (see :func:`compare`)."""
     if mode.get("model") == "qld":
         return {"model": "qld", "mu": float(mode["mu"])}
+    if mode.get("model") == "rm3":
+        keys = ("fb_terms", "fb_docs", "original_query_weight")
+        return {"rm3": {key: mode[key] for key in keys}}
     if mode.get("model", "bm25") != "bm25":
         raise ParityError(f"unknown parity mode {dict(mode)!r}")
     return {}
@@ -618,14 +621,23 @@ def _rserini_runs(
     runs = []
     model = _model_args(mode or {})
     for k1, b in settings:
-        ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b, **model)
+        if "rm3" in model:
+            # Pyserini's unrounded RM3 scores are not read: compare printed scores twice.
+            ids, scores = index.batch_search_rm3(
+                texts, k=k, threads=threads, k1=k1, b=b, **model["rm3"]
+            )
+        else:
+            ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b, **model)
         docids = index.docids(ids)
         run = {}
         for (qid, _), row_ids, row_docids, row_scores in zip(
             queries, ids, docids, scores, strict=True
         ):
             raw = row_scores[row_ids >= 0]
-            run[qid] = _Hits(list(row_docids), adjust_ties(raw), raw.astype(np.float32))
+            printed = adjust_ties(raw)
+            run[qid] = _Hits(
+                list(row_docids), printed, printed if "rm3" in model else raw.astype(np.float32)
+            )
         runs.append(run)
     return runs
 

@@ -18,7 +18,10 @@ The spec is a JSON object; every key is optional except ``work``:
   sorts, to read the unrounded scores. ``work/run-<i>.tsv`` gets ``qid docid
   pyserini_score raw_score`` per hit (scores as exact decimal floats).
 - ``mode``: ``{"model": "qld", "mu": M}`` searches with ``set_qld(M)`` (and Lucene's
-  ``LMDirichletSimilarity(M)`` for the raw scores) instead of BM25.
+  ``LMDirichletSimilarity(M)`` for the raw scores) instead of BM25; ``{"model": "rm3",
+  "fb_terms": T, "fb_docs": D, "original_query_weight": W}`` adds ``set_rm3(T, D, W)`` to
+  BM25 (the index then stores document vectors, which Pyserini's RM3 needs; the raw score
+  column repeats Pyserini's, as the expanded query is not rebuilt here).
 - Index statistics go to ``work/stats.json``.
 """
 
@@ -35,7 +38,7 @@ from rserini.parity._java import PYSERINI_VERSION, boot
 FIELD = "contents"
 
 
-def _index(collection: str, index: Path, threads: int) -> float:
+def _index(collection: str, index: Path, threads: int, docvectors: bool = False) -> float:
     from jnius import autoclass
 
     start = time.perf_counter()
@@ -52,6 +55,8 @@ def _index(collection: str, index: Path, threads: int) -> float:
         str(threads),
         "-quiet",
     ]
+    if docvectors:
+        args.append("-storeDocvectors")
     autoclass("io.anserini.index.IndexCollection").main(args)
     return time.perf_counter() - start
 
@@ -117,6 +122,16 @@ def _search(
         else:
             searcher.set_bm25(float(k1), float(b))
             lucene.setSimilarity(bm25(float(k1), float(b)))
+        if mode.get("model") == "rm3":
+            searcher.set_rm3(
+                int(mode["fb_terms"]), int(mode["fb_docs"]), float(mode["original_query_weight"])
+            )
+            with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
+                for qid, text in queries:
+                    for hit in searcher.search(text, k):
+                        out.write(f"{qid}\t{hit.docid}\t{hit.score!r}\t{hit.score!r}\n")
+            searcher.unset_rm3()
+            continue
         with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
             for qid, text in queries:
                 hits = searcher.search(text, k)
@@ -145,7 +160,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     stats["pyserini"] = getattr(pyserini, "__version__", PYSERINI_VERSION)
     index = Path(spec["index"]) if spec.get("index") else work / "index"
     if spec.get("collection"):
-        stats["index_seconds"] = _index(spec["collection"], index, int(spec.get("threads", 1)))
+        docvectors = spec.get("mode", {}).get("model") == "rm3"
+        stats["index_seconds"] = _index(
+            spec["collection"], index, int(spec.get("threads", 1)), docvectors
+        )
     if spec.get("analyze"):
         start = time.perf_counter()
         _analyze(spec["analyze"], work / "tokens.jsonl")

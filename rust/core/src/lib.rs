@@ -35,6 +35,7 @@ mod legacy;
 pub mod postings;
 pub mod pruned;
 pub mod qld;
+pub mod rm3;
 pub mod scoring;
 pub mod search;
 pub mod segment;

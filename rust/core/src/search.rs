@@ -242,6 +242,24 @@ pub fn search_terms(
         return Vec::new();
     }
     let weights = term_weights(index, terms, model);
+    search_weighted(index, terms, &weights, k, model, algorithm)
+}
+
+/// [`search_terms`] with the per-term weights given (for BM25, Lucene's
+/// `boost · idf`; see [`bm25_boosted_weights`]): the second stage of
+/// feedback queries, whose boosts are not counts.
+pub fn search_weighted(
+    index: &Index,
+    terms: &[QueryTerm],
+    weights: &[f64],
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
+        return Vec::new();
+    }
+    let weights = weights.to_vec();
     let scorer = PostingScorer::new(index, model);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
@@ -341,6 +359,22 @@ pub fn batch_search(
     queries
         .par_iter()
         .map(|q| search_with(index, q, k, model, algorithm))
+        .collect()
+}
+
+/// Lucene's BM25 weights of terms with float boosts: `boost · idf` in
+/// float32, as `BM25Similarity` computes them for a `BoostQuery`.
+pub fn bm25_boosted_weights(
+    index: &Index,
+    terms: &[QueryTerm],
+    boosts: &[f32],
+    params: &Bm25Params,
+) -> Vec<f64> {
+    let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
+    terms
+        .iter()
+        .zip(boosts)
+        .map(|(t, &boost)| f64::from(boost * scorer.term_weight(t.df, 1)))
         .collect()
 }
 

@@ -16,9 +16,11 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::qld::QldParams;
+use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::segment::Doc;
@@ -924,6 +926,85 @@ impl PyIndex {
         let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
         explanation(py, e)
+    }
+
+    /// RM3 feedback as Anserini's reranker (Pyserini's `set_rm3`), for many
+    /// queries in parallel: BM25 (`k1`, `b`, Lucene's) first stage, then
+    /// the expanded query; returns `(ids, scores)` as `batch_search`.
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_rm3<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: i64,
+        threads: Option<usize>,
+        k1: f64,
+        b: f64,
+        fb_terms: i64,
+        fb_docs: i64,
+        original_query_weight: f64,
+        filter_terms: bool,
+    ) -> PyResult<IdsAndScores<'py>> {
+        let owned = query_list(queries)?;
+        let index = self.snapshot();
+        let k = search::check_k(k)
+            .map_err(CoreError)?
+            .min(index.len().max(1));
+        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
+            .map_err(CoreError)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
+        let (ids, scores) = py
+            .detach(|| {
+                with_threads(threads, || -> Result<_, Error> {
+                    let results: Vec<Vec<ScoredDoc>> = owned
+                        .par_iter()
+                        .map(|q| rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto))
+                        .collect::<Result<_, Error>>()?;
+                    let mut ids = vec![-1i32; results.len() * k];
+                    let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
+                    for (row, docs) in results.iter().enumerate() {
+                        for (col, d) in docs.iter().enumerate() {
+                            ids[row * k + col] = d.doc as i32;
+                            scores[row * k + col] = d.score;
+                        }
+                    }
+                    let n = results.len();
+                    Ok((
+                        Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
+                        Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
+                    ))
+                })
+            })
+            .map_err(CoreError)?
+            .map_err(CoreError)?;
+        Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
+    }
+
+    /// The RM3-expanded query of `query` as `(term, weight)` pairs, terms in
+    /// ascending order: the boosts of the second-stage BM25 query.
+    #[pyo3(signature = (query, *, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn rm3_query(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        k1: f64,
+        b: f64,
+        fb_terms: i64,
+        fb_docs: i64,
+        original_query_weight: f64,
+        filter_terms: bool,
+    ) -> PyResult<Vec<(String, f32)>> {
+        let index = self.snapshot();
+        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
+            .map_err(CoreError)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
+        Ok(py
+            .detach(|| rm3::expanded_query(&index, query, &bm25, &params, Algorithm::Auto))
+            .map_err(CoreError)?)
     }
 
     /// The analyzed terms of `query`, with their query frequency, as the index sees them.
