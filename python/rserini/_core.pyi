@@ -379,6 +379,51 @@ class Index:
             ``original_query_weight`` outside [0, 1], or an index without a
             document store (rebuild it with ``store=True``).
         """
+    def batch_search_rocchio(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        k1: float = 0.9,
+        b: float = 0.4,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1.0,
+        beta: float = 0.75,
+        gamma: float = 0.0,
+        use_negative: bool = False,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
+        many queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage to depth
+        ``k``, then the new query; returns ``(ids, scores)`` as ``batch_search``.
+
+        Raises
+        ------
+        QueryError
+            For ``k <= 0``, a count below 1, a weight outside [0, 1], or an index
+            without a document store (rebuild it with ``store=True``).
+        """
+    def rocchio_query(
+        self,
+        query: str,
+        k: int = 1000,
+        *,
+        k1: float = 0.9,
+        b: float = 0.4,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1.0,
+        beta: float = 0.75,
+        gamma: float = 0.0,
+        use_negative: bool = False,
+    ) -> list[tuple[str, float]]:
+        """The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
+        weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``."""
     def rm3_query(
         self,
         query: str,

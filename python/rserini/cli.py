@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from rserini._core import ANALYZER_PRESETS, Index, read_queries
+from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
 from rserini.project import CHUNK_LINES
 
@@ -83,27 +84,6 @@ def _add_model_args(
         g.add_argument(
             "--mu", type=float, default=1000.0, help="Dirichlet mu of qld (default 1000)"
         )
-
-
-def _add_rm3_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("RM3 pseudo-relevance feedback (over Lucene BM25, as Pyserini)")
-    g.add_argument("--rm3", action="store_true", help="expand each query with RM3")
-    g.add_argument("--fb-terms", type=int, default=10, help="expansion terms (default 10)")
-    g.add_argument("--fb-docs", type=int, default=10, help="feedback documents (default 10)")
-    g.add_argument(
-        "--original-query-weight",
-        type=float,
-        default=0.5,
-        help="weight of the original query, in [0, 1] (default 0.5)",
-    )
-
-
-def _rm3_kwargs(args: argparse.Namespace) -> dict[str, object]:
-    return {
-        "fb_terms": args.fb_terms,
-        "fb_docs": args.fb_docs,
-        "original_query_weight": args.original_query_weight,
-    }
 
 
 def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
@@ -260,11 +240,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     texts = [t for _, t in queries]
     depth = args.k + 1 if args.remove_query else args.k
     start = time.perf_counter()
-    if args.rm3:
+    if args.rm3 or args.rocchio:
         if args.model != "bm25" or args.variant != "lucene" or args.length != "lucene":
-            raise SystemExit("error: --rm3 runs over Lucene BM25: drop --model/--variant/--length")
-        ids, scores = index.batch_search_rm3(
-            texts, k=depth, threads=args.threads, k1=args.k1, b=args.b, **_rm3_kwargs(args)
+            raise SystemExit(
+                "error: feedback runs over Lucene BM25: drop --model/--variant/--length"
+            )
+        search = index.batch_search_rm3 if args.rm3 else index.batch_search_rocchio
+        ids, scores = search(
+            texts, k=depth, threads=args.threads, k1=args.k1, b=args.b, **feedback_kwargs(args)
         )
     else:
         ids, scores = index.batch_search(
@@ -309,7 +292,9 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
     if args.model == "qld":
         searcher.set_qld(args.mu)
     if args.rm3:
-        searcher.set_rm3(args.fb_terms, args.fb_docs, args.original_query_weight)
+        searcher.set_rm3(**feedback_kwargs(args))
+    if args.rocchio:
+        searcher.set_rocchio(**feedback_kwargs(args))
     start = time.perf_counter()
     results = run(
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
@@ -583,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     _add_model_args(p)
-    _add_rm3_args(p)
+    add_feedback_args(p)
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("explain", help="break a document's score down by query term")

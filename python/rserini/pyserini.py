@@ -21,14 +21,15 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``, ``search`` (with
-``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs``
-(on indexes that store their documents), ``num_docs``, ``close`` and context management; and
+Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``,
+``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with ``strip_segment_id`` and
+``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that store
+their documents), ``num_docs``, ``close`` and context management; and
 :func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
 ``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, Rocchio feedback, other
-languages and analyzers, custom query generators, multi-field search,
-Lucene ``Query`` objects, and impact or dense search.
+naming the feature): Lucene documents, prebuilt indexes, other languages and analyzers,
+custom query generators, multi-field search, Lucene ``Query`` objects, and impact or dense
+search.
 """
 
 from __future__ import annotations
@@ -264,6 +265,8 @@ class LuceneSearcher:
         self.mu: float | None = None
         # RM3 parameters while feedback is on (set_rm3), else None.
         self.rm3: dict[str, Any] | None = None
+        # Rocchio parameters while feedback is on (set_rocchio), else None.
+        self.rocchio: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
@@ -317,11 +320,17 @@ class LuceneSearcher:
         self, queries: list[str], k: int, threads: int
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """``(ids, scores)`` of ``queries`` under the current similarity and feedback."""
+        if (self.rm3 is not None or self.rocchio is not None) and self.mu is not None:
+            raise NotSupportedError(
+                "feedback runs over BM25 here: call set_bm25 before set_rm3 or set_rocchio"
+            )
         if self.rm3 is not None:
-            if self.mu is not None:
-                raise NotSupportedError("RM3 runs over BM25 here: call set_bm25 before set_rm3")
             return self.index.batch_search_rm3(
                 queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rm3
+            )
+        if self.rocchio is not None:
+            return self.index.batch_search_rocchio(
+                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rocchio
             )
         return self.index.batch_search(queries, k=k, threads=threads, **self._model())
 
@@ -560,15 +569,61 @@ class LuceneSearcher:
         """Turns RM3 feedback off."""
         self.rm3 = None
 
-    def set_rocchio(self, *args: object, **kwargs: object) -> None:
-        """Not supported: Rocchio feedback.
+    def set_rocchio(
+        self,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1,
+        beta: float = 0.75,
+        gamma: float = 0,
+        debug: bool = False,
+        use_negative: bool = False,
+    ) -> None:
+        """Turns on Rocchio pseudo-relevance feedback, as Pyserini's ``set_rocchio``
+        (Anserini's ``RocchioReranker`` over the BM25 first stage, searched to the depth
+        asked; the feedback documents' terms come from their stored text).
+
+        Parameters
+        ----------
+        top_fb_terms, top_fb_docs
+            Terms and documents from the top of the first stage, >= 1.
+        bottom_fb_terms, bottom_fb_docs
+            The same from its bottom, used with ``use_negative``.
+        alpha, beta, gamma
+            Weights of the query, the top and the bottom documents, in [0, 1].
+        debug
+            Ignored (Pyserini logs the new query).
+        use_negative
+            Subtract the bottom documents' mean vector.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For values outside those ranges, or an index without a document store (its
+            message names the fix: rebuild with ``store=True``).
         """
-        raise self._unsupported("Rocchio pseudo-relevance feedback")
+        params = {
+            "top_fb_terms": int(top_fb_terms),
+            "top_fb_docs": int(top_fb_docs),
+            "bottom_fb_terms": int(bottom_fb_terms),
+            "bottom_fb_docs": int(bottom_fb_docs),
+            "alpha": float(alpha),
+            "beta": float(beta),
+            "gamma": float(gamma),
+            "use_negative": bool(use_negative),
+        }
+        # Validate now rather than at the first search.
+        self.index.rocchio_query("", **params)
+        # Pyserini passes the weights to Java as float32.
+        for name in ("alpha", "beta", "gamma"):
+            params[name] = float(np.float32(params[name]))
+        self.rocchio = params
+
+    def unset_rocchio(self) -> None:
+        """Turns Rocchio feedback off."""
+        self.rocchio = None
 
     def set_qld(self, mu: float = 1000.0) -> None:
         """Scores later searches by query likelihood with Dirichlet smoothing, as
@@ -617,8 +672,8 @@ class LuceneSearcher:
         return self.rm3 is not None
 
     def is_using_rocchio(self) -> bool:
-        """Always ``False``."""
-        return False
+        """Whether Rocchio feedback is on."""
+        return self.rocchio is not None
 
     def close(self) -> None:
         """Does nothing (kept for Pyserini compatibility)."""

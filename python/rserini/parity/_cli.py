@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from rserini._feedback_args import add_feedback_args, feedback_kwargs
+
 DESCRIPTION = (
     "Index the same documents with Pyserini and rserini, run the same queries through both "
     "(Pyserini's LuceneSearcher; rserini in its Pyserini mode: Lucene BM25, Anserini's order "
@@ -66,15 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mu", type=float, default=1000.0, help="Dirichlet mu with --qld (default 1000)"
     )
-    p.add_argument(
-        "--rm3",
-        action="store_true",
-        help="compare BM25 + RM3 feedback (Pyserini's set_rm3; its index then stores "
-        "document vectors)",
-    )
-    p.add_argument("--fb-terms", type=int, default=10, help="RM3 expansion terms (default 10)")
-    p.add_argument("--fb-docs", type=int, default=10, help="RM3 feedback documents (default 10)")
-    p.add_argument("--original-query-weight", type=float, default=0.5, help="RM3 (default 0.5)")
+    add_feedback_args(p)
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
     p.add_argument(
         "--remove-query",
@@ -122,15 +116,10 @@ def run(args: argparse.Namespace) -> int:
     if len(k1s) != len(bs):
         raise ParityError(f"{len(k1s)} values of --k1 but {len(bs)} of --b: give pairs")
     mode: dict[str, object] | None = {"model": "qld", "mu": args.mu} if args.qld else None
-    if args.rm3:
+    if args.rm3 or args.rocchio:
         if args.qld:
-            raise ParityError("--rm3 runs over BM25: drop --qld")
-        mode = {
-            "model": "rm3",
-            "fb_terms": args.fb_terms,
-            "fb_docs": args.fb_docs,
-            "original_query_weight": args.original_query_weight,
-        }
+            raise ParityError("feedback runs over BM25: drop --qld")
+        mode = {"model": "rm3" if args.rm3 else "rocchio", **feedback_kwargs(args)}
     if args.qld:
         k1s, bs = k1s[:1], bs[:1]  # BM25's parameters play no part
     tolerances = Tolerances.acceptance() if args.acceptance else Tolerances()

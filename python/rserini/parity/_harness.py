@@ -604,6 +604,10 @@ def _model_args(mode: Mapping[str, Any]) -> dict[str, Any]:
     if mode.get("model") == "rm3":
         keys = ("fb_terms", "fb_docs", "original_query_weight")
         return {"rm3": {key: mode[key] for key in keys}}
+    if mode.get("model") == "rocchio":
+        keys = ("top_fb_terms", "top_fb_docs", "bottom_fb_terms", "bottom_fb_docs")
+        keys += ("alpha", "beta", "gamma", "use_negative")
+        return {"rocchio": {key: mode[key] for key in keys}}
     if mode.get("model", "bm25") != "bm25":
         raise ParityError(f"unknown parity mode {dict(mode)!r}")
     return {}
@@ -620,11 +624,16 @@ def _rserini_runs(
     texts = [text for _, text in queries]
     runs = []
     model = _model_args(mode or {})
+    # Pyserini's unrounded feedback scores are not read: compare printed scores twice.
+    feedback = "rm3" in model or "rocchio" in model
     for k1, b in settings:
         if "rm3" in model:
-            # Pyserini's unrounded RM3 scores are not read: compare printed scores twice.
             ids, scores = index.batch_search_rm3(
                 texts, k=k, threads=threads, k1=k1, b=b, **model["rm3"]
+            )
+        elif "rocchio" in model:
+            ids, scores = index.batch_search_rocchio(
+                texts, k=k, threads=threads, k1=k1, b=b, **model["rocchio"]
             )
         else:
             ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b, **model)
@@ -636,7 +645,9 @@ def _rserini_runs(
             raw = row_scores[row_ids >= 0]
             printed = adjust_ties(raw)
             run[qid] = _Hits(
-                list(row_docids), printed, printed if "rm3" in model else raw.astype(np.float32)
+                list(row_docids),
+                printed,
+                printed if feedback else raw.astype(np.float32),
             )
         runs.append(run)
     return runs

@@ -21,7 +21,8 @@ The spec is a JSON object; every key is optional except ``work``:
   ``LMDirichletSimilarity(M)`` for the raw scores) instead of BM25; ``{"model": "rm3",
   "fb_terms": T, "fb_docs": D, "original_query_weight": W}`` adds ``set_rm3(T, D, W)`` to
   BM25 (the index then stores document vectors, which Pyserini's RM3 needs; the raw score
-  column repeats Pyserini's, as the expanded query is not rebuilt here).
+  column repeats Pyserini's, as the expanded query is not rebuilt here); ``{"model":
+  "rocchio", "top_fb_terms": ..., "use_negative": ...}`` likewise adds ``set_rocchio``.
 - Index statistics go to ``work/stats.json``.
 """
 
@@ -122,15 +123,26 @@ def _search(
         else:
             searcher.set_bm25(float(k1), float(b))
             lucene.setSimilarity(bm25(float(k1), float(b)))
+        feedback = mode.get("model") in ("rm3", "rocchio")
         if mode.get("model") == "rm3":
             searcher.set_rm3(
                 int(mode["fb_terms"]), int(mode["fb_docs"]), float(mode["original_query_weight"])
             )
+        if mode.get("model") == "rocchio":
+            counts = ("top_fb_terms", "top_fb_docs", "bottom_fb_terms", "bottom_fb_docs")
+            weights = ("alpha", "beta", "gamma")
+            searcher.set_rocchio(
+                *(int(mode[c]) for c in counts),
+                *(float(mode[w]) for w in weights),
+                use_negative=bool(mode["use_negative"]),
+            )
+        if feedback:
             with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
                 for qid, text in queries:
                     for hit in searcher.search(text, k):
                         out.write(f"{qid}\t{hit.docid}\t{hit.score!r}\t{hit.score!r}\n")
             searcher.unset_rm3()
+            searcher.unset_rocchio()
             continue
         with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
             for qid, text in queries:
@@ -160,7 +172,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     stats["pyserini"] = getattr(pyserini, "__version__", PYSERINI_VERSION)
     index = Path(spec["index"]) if spec.get("index") else work / "index"
     if spec.get("collection"):
-        docvectors = spec.get("mode", {}).get("model") == "rm3"
+        docvectors = spec.get("mode", {}).get("model") in ("rm3", "rocchio")
         stats["index_seconds"] = _index(
             spec["collection"], index, int(spec.get("threads", 1)), docvectors
         )

@@ -19,13 +19,13 @@
 //! 5. The expanded query runs with BM25, each term weighing `boost · idf`
 //!    in float32 (Lucene's `BoostQuery` over a `TermQuery`).
 
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
+use crate::feature_vector::{self as fv, Vector};
 use crate::index::Index;
-use crate::scoring::{Bm25Params, LengthMode};
-use crate::search::{self, Algorithm, Model, QueryTerm, ScoredDoc};
+use crate::scoring::Bm25Params;
+use crate::search::{self, Algorithm, Model, ScoredDoc};
 
 /// Anserini's first-stage depth when reranking (`SearchArgs.rerankcutoff`).
 pub const RERANK_CUTOFF: usize = 50;
@@ -87,82 +87,13 @@ impl Rm3Params {
     }
 }
 
-/// Java's `String.compareTo`: UTF-16 code units.
-fn java_order(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
-}
-
-/// Keeps the `k` heaviest entries (weight descending, term ascending), as
-/// Anserini's `FeatureVector.pruneToSize`.
-fn prune(vector: &mut Vec<(String, f32)>, k: usize) {
-    vector.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| java_order(&a.0, &b.0)));
-    vector.truncate(k);
-}
-
-/// The L1 norm in double, as `FeatureVector.computeL1Norm`.
-fn l1_norm(vector: &[(String, f32)]) -> f64 {
-    vector.iter().map(|(_, w)| f64::from(w.abs())).sum()
-}
-
-/// Scales to unit L1 norm, each weight rounded to float32.
-fn scale_to_unit_l1(vector: &mut [(String, f32)]) {
-    let norm = l1_norm(vector);
-    for (_, w) in vector.iter_mut() {
-        *w = (f64::from(*w) / norm) as f32;
-    }
-}
-
-/// Whether Anserini keeps `term` as a feedback term.
-fn keeps(index: &Index, term: &str, filter_terms: bool, num_docs: f32) -> bool {
-    let len = term.encode_utf16().count();
-    if !(2..=20).contains(&len) {
-        return false;
-    }
-    if filter_terms
-        && !term
-            .bytes()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    {
-        return false;
-    }
-    index.df(term) as f32 / num_docs <= 0.1
-}
-
-/// The feedback vector of one document: its filtered term counts, pruned.
-fn document_vector(
-    index: &Index,
-    docid: &str,
-    params: &Rm3Params,
-    num_docs: f32,
-) -> Result<Vec<(String, f32)>> {
-    let text = index.stored(docid)?.contents;
-    let mut counts: BTreeMap<String, u32> = BTreeMap::new();
-    index.analyzer().analyze_with(&text, &mut |t| {
-        *counts.entry(t.to_owned()).or_insert(0) += 1;
-    });
-    let mut vector: Vec<(String, f32)> = counts
-        .into_iter()
-        .filter(|(t, _)| keeps(index, t, params.filter_terms, num_docs))
-        .map(|(t, c)| (t, c as f32))
-        .collect();
-    prune(&mut vector, params.fb_terms);
-    Ok(vector)
-}
-
 /// The relevance model of the feedback documents `hits` (best first).
-fn relevance_model(
-    index: &Index,
-    hits: &[ScoredDoc],
-    params: &Rm3Params,
-) -> Result<Vec<(String, f32)>> {
-    // Anserini's `reader.numDocs()`: it indexes no blank document, so this
-    // is Lucene's docCount, the documents with at least one term.
-    let num_docs = index.collection_stats(LengthMode::Lucene).num_docs as f32;
+fn relevance_model(index: &Index, hits: &[ScoredDoc], params: &Rm3Params) -> Result<Vector> {
     let mut vectors = Vec::with_capacity(hits.len());
     for hit in hits {
-        let docid = index.docid(hit.doc).expect("hits are live documents");
-        let vector = document_vector(index, docid, params, num_docs)?;
-        let norm = l1_norm(&vector) as f32;
+        let mut vector = fv::document_vector(index, hit.doc, params.filter_terms)?;
+        fv::prune(&mut vector, params.fb_terms);
+        let norm = fv::l1_norm(&vector) as f32;
         vectors.push((vector, norm, hit.score));
     }
     let vocab: BTreeSet<&str> = vectors
@@ -175,18 +106,15 @@ fn relevance_model(
             let mut weight = 0f32;
             for (vector, norm, score) in &vectors {
                 if *norm > 0.001 {
-                    let count = vector
-                        .iter()
-                        .find(|(t, _)| t == term)
-                        .map_or(0.0, |(_, c)| *c);
-                    weight += (count / norm) * score;
+                    weight += (fv::weight(vector, term) / norm) * score;
                 }
             }
             (term.to_owned(), weight)
         })
         .collect();
-    prune(&mut model, params.fb_terms);
-    scale_to_unit_l1(&mut model);
+    fv::prune(&mut model, params.fb_terms);
+    let norm = fv::l1_norm(&model);
+    fv::scale(&mut model, norm);
     Ok(model)
 }
 
@@ -212,15 +140,13 @@ pub fn expanded_query(
     let depth = params.fb_docs.min(RERANK_CUTOFF);
     let hits = search::search_terms(index, &terms, depth, &Model::Bm25(*bm25), algorithm);
     let model = relevance_model(index, &hits, params)?;
-    let mut original: Vec<(String, f32)> = terms
+    let mut original: Vector = terms
         .iter()
         .map(|t| (t.term.clone(), t.query_tf as f32))
         .collect();
-    scale_to_unit_l1(&mut original);
+    let norm = fv::l1_norm(&original);
+    fv::scale(&mut original, norm);
     let w = params.original_query_weight;
-    let weight_in = |v: &[(String, f32)], term: &str| {
-        v.iter().find(|(t, _)| t == term).map_or(0.0, |(_, x)| *x)
-    };
     let vocab: BTreeSet<&str> = original
         .iter()
         .chain(&model)
@@ -229,8 +155,8 @@ pub fn expanded_query(
     Ok(vocab
         .into_iter()
         .map(|term| {
-            let q = w * weight_in(&original, term);
-            let rm = (1.0 - f64::from(w)) * f64::from(weight_in(&model, term));
+            let q = w * fv::weight(&original, term);
+            let rm = (1.0 - f64::from(w)) * f64::from(fv::weight(&model, term));
             (term.to_owned(), (f64::from(q) + rm) as f32)
         })
         .collect())
@@ -249,20 +175,7 @@ pub fn search(
     algorithm: Algorithm,
 ) -> Result<Vec<ScoredDoc>> {
     let expanded = expanded_query(index, query, bm25, params, algorithm)?;
-    let terms: Vec<QueryTerm> = expanded
-        .iter()
-        .map(|(term, _)| QueryTerm {
-            term: term.clone(),
-            query_tf: 1,
-            df: index.df(term),
-        })
-        .collect();
-    let boosts: Vec<f32> = expanded.iter().map(|(_, b)| *b).collect();
-    let weights = search::bm25_boosted_weights(index, &terms, &boosts, bm25);
-    let model = Model::Bm25(*bm25);
-    Ok(search::search_weighted(
-        index, &terms, &weights, k, &model, algorithm,
-    ))
+    Ok(search::search_boosted(index, &expanded, k, bm25, algorithm))
 }
 
 #[cfg(test)]
@@ -276,16 +189,5 @@ mod tests {
         assert!(Rm3Params::new(10, -1, 0.5, true).is_err());
         assert!(Rm3Params::new(10, 10, 1.5, true).is_err());
         assert!(Rm3Params::new(10, 10, f64::NAN, true).is_err());
-    }
-
-    #[test]
-    fn prune_breaks_ties_by_term() {
-        let mut v = vec![
-            ("b".to_string(), 1.0),
-            ("c".to_string(), 2.0),
-            ("a".to_string(), 1.0),
-        ];
-        prune(&mut v, 2);
-        assert_eq!(v, vec![("c".to_string(), 2.0), ("a".to_string(), 1.0)]);
     }
 }

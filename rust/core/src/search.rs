@@ -362,6 +362,29 @@ pub fn batch_search(
         .collect()
 }
 
+/// The `k` best documents for a query of `(term, boost)` pairs (terms
+/// distinct) under Lucene's BM25, as a `BooleanQuery` of `BoostQuery`s: the
+/// second stage of the feedback models.
+pub fn search_boosted(
+    index: &Index,
+    query: &[(String, f32)],
+    k: usize,
+    params: &Bm25Params,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    let terms: Vec<QueryTerm> = query
+        .iter()
+        .map(|(term, _)| QueryTerm {
+            term: term.clone(),
+            query_tf: 1,
+            df: index.df(term),
+        })
+        .collect();
+    let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
+    let weights = bm25_boosted_weights(index, &terms, &boosts, params);
+    search_weighted(index, &terms, &weights, k, &Model::Bm25(*params), algorithm)
+}
+
 /// Lucene's BM25 weights of terms with float boosts: `boost · idf` in
 /// float32, as `BM25Similarity` computes them for a `BoostQuery`.
 pub fn bm25_boosted_weights(

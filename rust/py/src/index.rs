@@ -21,6 +21,7 @@ use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
 use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
+use rserini_core::rocchio::{self, RocchioParams};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::segment::Doc;
@@ -80,6 +81,42 @@ pub fn model_from(
             "unknown model {other:?}; choose \"bm25\", \"tfidf\" or \"qld\""
         ))),
     }
+}
+
+/// Runs a feedback search `search` for every query on `threads` threads and
+/// packs the rankings as `batch_search` does (`k` columns).
+fn feedback_rows<'py>(
+    py: Python<'py>,
+    queries: &[String],
+    k: usize,
+    threads: Option<usize>,
+    search: impl Fn(&str) -> Result<Vec<ScoredDoc>, Error> + Sync,
+) -> PyResult<IdsAndScores<'py>> {
+    let (ids, scores) = py
+        .detach(|| {
+            with_threads(threads, || -> Result<_, Error> {
+                let results: Vec<Vec<ScoredDoc>> = queries
+                    .par_iter()
+                    .map(|q| search(q))
+                    .collect::<Result<_, Error>>()?;
+                let mut ids = vec![-1i32; results.len() * k];
+                let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
+                for (row, docs) in results.iter().enumerate() {
+                    for (col, d) in docs.iter().enumerate() {
+                        ids[row * k + col] = d.doc as i32;
+                        scores[row * k + col] = d.score;
+                    }
+                }
+                let n = results.len();
+                Ok((
+                    Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
+                    Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
+                ))
+            })
+        })
+        .map_err(CoreError)?
+        .map_err(CoreError)?;
+    Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (the global pool if `None`).
@@ -955,31 +992,96 @@ impl PyIndex {
             .map_err(CoreError)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
-        let (ids, scores) = py
-            .detach(|| {
-                with_threads(threads, || -> Result<_, Error> {
-                    let results: Vec<Vec<ScoredDoc>> = owned
-                        .par_iter()
-                        .map(|q| rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto))
-                        .collect::<Result<_, Error>>()?;
-                    let mut ids = vec![-1i32; results.len() * k];
-                    let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
-                    for (row, docs) in results.iter().enumerate() {
-                        for (col, d) in docs.iter().enumerate() {
-                            ids[row * k + col] = d.doc as i32;
-                            scores[row * k + col] = d.score;
-                        }
-                    }
-                    let n = results.len();
-                    Ok((
-                        Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
-                        Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
-                    ))
-                })
-            })
+        feedback_rows(py, &owned, k, threads, |q| {
+            rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto)
+        })
+    }
+
+    /// Rocchio feedback as Anserini's reranker (Pyserini's `set_rocchio`),
+    /// for many queries in parallel: a BM25 (`k1`, `b`, Lucene's) first
+    /// stage to depth `k`, then the new query; returns `(ids, scores)` as
+    /// `batch_search`.
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_rocchio<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: i64,
+        threads: Option<usize>,
+        k1: f64,
+        b: f64,
+        top_fb_terms: i64,
+        top_fb_docs: i64,
+        bottom_fb_terms: i64,
+        bottom_fb_docs: i64,
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+        use_negative: bool,
+    ) -> PyResult<IdsAndScores<'py>> {
+        let owned = query_list(queries)?;
+        let index = self.snapshot();
+        let k = search::check_k(k)
             .map_err(CoreError)?
+            .min(index.len().max(1));
+        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
             .map_err(CoreError)?;
-        Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
+        let params = RocchioParams::new(
+            top_fb_terms,
+            top_fb_docs,
+            bottom_fb_terms,
+            bottom_fb_docs,
+            alpha,
+            beta,
+            gamma,
+            use_negative,
+        )
+        .map_err(CoreError)?;
+        feedback_rows(py, &owned, k, threads, |q| {
+            rocchio::search(&index, q, k, &bm25, &params, Algorithm::Auto)
+        })
+    }
+
+    /// The Rocchio query of `query` searched to depth `k`, as `(term,
+    /// weight)` pairs, terms in ascending order: the boosts of the
+    /// second-stage BM25 query.
+    #[pyo3(signature = (query, k = 1000, *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn rocchio_query(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        k: i64,
+        k1: f64,
+        b: f64,
+        top_fb_terms: i64,
+        top_fb_docs: i64,
+        bottom_fb_terms: i64,
+        bottom_fb_docs: i64,
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+        use_negative: bool,
+    ) -> PyResult<Vec<(String, f32)>> {
+        let index = self.snapshot();
+        let k = search::check_k(k).map_err(CoreError)?;
+        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
+            .map_err(CoreError)?;
+        let params = RocchioParams::new(
+            top_fb_terms,
+            top_fb_docs,
+            bottom_fb_terms,
+            bottom_fb_docs,
+            alpha,
+            beta,
+            gamma,
+            use_negative,
+        )
+        .map_err(CoreError)?;
+        Ok(py
+            .detach(|| rocchio::expanded_query(&index, query, k, &bm25, &params, Algorithm::Auto))
+            .map_err(CoreError)?)
     }
 
     /// The RM3-expanded query of `query` as `(term, weight)` pairs, terms in
