@@ -1,13 +1,16 @@
-"""Query speed of the models beyond BM25 (query likelihood), rserini vs Pyserini.
+"""Query speed of the models beyond BM25 (QLD, RM3, Rocchio), rserini vs Pyserini.
 
     python benches/models.py [CORPUS_DIR] [--queries N]
 
 CORPUS_DIR is a BEIR folder (default ../shared/data/scifact), indexed as title + " " + text.
 Both sides run the judged queries (qrels/test.tsv), one at a time on one thread, through
 Pyserini's ``LuceneSearcher.search`` and ``rserini.pyserini.LuceneSearcher.search`` (the
-same call, the same printed scores), with ``set_bm25(0.9, 0.4)`` and ``set_qld(1000)``, at
-k = 10 and k = 1000, after a warm-up over every query. Pyserini runs in a child process
-(``--worker``) with its JVM at -Xmx4g; its index is Anserini's ``IndexCollection``.
+same call, the same printed scores), with ``set_bm25(0.9, 0.4)``, ``set_qld(1000)``, and
+BM25 with ``set_rm3()`` and with ``set_rocchio()`` (Pyserini's defaults), at k = 10 and
+k = 1000, after a warm-up over every query. Pyserini runs in a child process (``--worker``)
+with its JVM at -Xmx4g; its index is Anserini's ``IndexCollection`` with
+``-storeDocvectors`` (which its RM3 and Rocchio need); rserini's feedback re-analyzes the
+stored text of the feedback documents.
 Prints one line per model and depth: queries per second of each side and their ratio.
 """
 
@@ -21,8 +24,9 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-MODELS = ("bm25", "qld")
+MODELS = ("bm25", "qld", "rm3", "rocchio")
 DEPTHS = (10, 1000)
 
 
@@ -42,19 +46,22 @@ def read_topics(folder: Path, limit: int | None) -> list[str]:
 
 def time_models(searcher: object, texts: list[str]) -> dict[str, float]:
     """QPS per ``model@k`` of a Pyserini-shaped searcher."""
-    setters: dict[str, Callable[[], None]] = {
-        "bm25": lambda: searcher.set_bm25(0.9, 0.4),  # type: ignore[attr-defined]
-        "qld": lambda: searcher.set_qld(1000.0),  # type: ignore[attr-defined]
+    s: Any = searcher
+    setters: dict[str, Callable[[], object]] = {
+        "bm25": lambda: s.set_bm25(0.9, 0.4),
+        "qld": lambda: s.set_qld(1000.0),
+        "rm3": lambda: (s.set_bm25(0.9, 0.4), s.set_rm3()),
+        "rocchio": lambda: (s.unset_rm3(), s.set_rocchio()),
     }
     out = {}
     for model in MODELS:
         setters[model]()
         for k in DEPTHS:
             for text in texts:  # warm-up
-                searcher.search(text, k)  # type: ignore[attr-defined]
+                s.search(text, k)
             start = time.perf_counter()
             for text in texts:
-                searcher.search(text, k)  # type: ignore[attr-defined]
+                s.search(text, k)
             out[f"{model}@{k}"] = len(texts) / (time.perf_counter() - start)
     return out
 
@@ -69,7 +76,7 @@ def pyserini_worker(spec_path: str) -> None:
     work = Path(spec["work"])
     args = ["-collection", "JsonCollection", "-input", str(work / "collection"), "-index"]
     args += [str(work / "index"), "-generator", "DefaultLuceneDocumentGenerator"]
-    args += ["-threads", "1", "-quiet"]
+    args += ["-threads", "1", "-storeDocvectors", "-quiet"]
     autoclass("io.anserini.index.IndexCollection").main(args)
     from pyserini.search.lucene import LuceneSearcher
 

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::scoring::LengthMode;
 
@@ -53,6 +53,17 @@ pub fn weight(vector: &[(String, f32)], term: &str) -> f32 {
         .iter()
         .find(|(t, _)| t == term)
         .map_or(0.0, |(_, w)| *w)
+}
+
+/// Fails unless `index` keeps its documents' text, which `model`'s
+/// feedback reads.
+pub fn require_store(index: &Index, model: &str) -> Result<()> {
+    if index.has_store() {
+        return Ok(());
+    }
+    Err(Error::Query(format!(
+        "{model} feedback reads the feedback documents' text, and this index has no document store: rebuild it with store=True (the default)"
+    )))
 }
 
 /// The query's analyzed terms with their counts (`FeatureVector.fromTerms`).

@@ -130,12 +130,7 @@ pub fn expanded_query(
     params: &Rm3Params,
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
-    if !index.has_store() {
-        return Err(Error::Query(
-            "RM3 feedback reads the feedback documents' text, and this index has no document store: rebuild it with store=True (the default)"
-                .into(),
-        ));
-    }
+    fv::require_store(index, "RM3")?;
     let terms = search::query_terms(index, query);
     let depth = params.fb_docs.min(RERANK_CUTOFF);
     let hits = search::search_terms(index, &terms, depth, &Model::Bm25(*bm25), algorithm);

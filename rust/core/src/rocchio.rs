@@ -65,18 +65,12 @@ impl Default for RocchioParams {
 }
 
 impl RocchioParams {
-    /// Validated parameters: counts ≥ 1, weights in [0, 1].
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        top_fb_terms: i64,
-        top_fb_docs: i64,
-        bottom_fb_terms: i64,
-        bottom_fb_docs: i64,
-        alpha: f64,
-        beta: f64,
-        gamma: f64,
-        use_negative: bool,
-    ) -> Result<Self> {
+    /// Validated parameters: `counts` are `[top_fb_terms, top_fb_docs,
+    /// bottom_fb_terms, bottom_fb_docs]`, each ≥ 1; `weights` are `[alpha,
+    /// beta, gamma]`, each in [0, 1].
+    pub fn new(counts: [i64; 4], weights: [f64; 3], use_negative: bool) -> Result<Self> {
+        let [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs] = counts;
+        let [alpha, beta, gamma] = weights;
         let count = |name: &str, value: i64| {
             if value <= 0 {
                 Err(Error::Query(format!(
@@ -150,12 +144,7 @@ pub fn expanded_query(
     params: &RocchioParams,
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
-    if !index.has_store() {
-        return Err(Error::Query(
-            "Rocchio feedback reads the feedback documents' text, and this index has no document store: rebuild it with store=True (the default)"
-                .into(),
-        ));
-    }
+    fv::require_store(index, "Rocchio")?;
     let terms = search::query_terms(index, query);
     let hits = search::search_terms(index, &terms, k, &Model::Bm25(*bm25), algorithm);
     let ids: Vec<u32> = hits.iter().map(|h| h.doc).collect();
@@ -214,7 +203,7 @@ mod tests {
 
     #[test]
     fn params_are_validated() {
-        let ok = |t, a| RocchioParams::new(t, 10, 10, 10, a, 0.75, 0.0, false);
+        let ok = |t, a| RocchioParams::new([t, 10, 10, 10], [a, 0.75, 0.0], false);
         assert!(ok(10, 1.0).is_ok());
         assert!(ok(0, 1.0).is_err());
         assert!(ok(10, 1.5).is_err());

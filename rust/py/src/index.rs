@@ -83,6 +83,11 @@ pub fn model_from(
     }
 }
 
+/// Lucene's BM25 with `k1` and `b`: the first and second stages of feedback.
+fn lucene_bm25(k1: f64, b: f64) -> PyResult<Bm25Params> {
+    Ok(Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None).map_err(CoreError)?)
+}
+
 /// Runs a feedback search `search` for every query on `threads` threads and
 /// packs the rankings as `batch_search` does (`k` columns).
 fn feedback_rows<'py>(
@@ -988,8 +993,7 @@ impl PyIndex {
         let k = search::check_k(k)
             .map_err(CoreError)?
             .min(index.len().max(1));
-        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
-            .map_err(CoreError)?;
+        let bm25 = lucene_bm25(k1, b)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
         feedback_rows(py, &owned, k, threads, |q| {
@@ -1025,16 +1029,10 @@ impl PyIndex {
         let k = search::check_k(k)
             .map_err(CoreError)?
             .min(index.len().max(1));
-        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
-            .map_err(CoreError)?;
+        let bm25 = lucene_bm25(k1, b)?;
         let params = RocchioParams::new(
-            top_fb_terms,
-            top_fb_docs,
-            bottom_fb_terms,
-            bottom_fb_docs,
-            alpha,
-            beta,
-            gamma,
+            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
+            [alpha, beta, gamma],
             use_negative,
         )
         .map_err(CoreError)?;
@@ -1066,16 +1064,10 @@ impl PyIndex {
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
         let k = search::check_k(k).map_err(CoreError)?;
-        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
-            .map_err(CoreError)?;
+        let bm25 = lucene_bm25(k1, b)?;
         let params = RocchioParams::new(
-            top_fb_terms,
-            top_fb_docs,
-            bottom_fb_terms,
-            bottom_fb_docs,
-            alpha,
-            beta,
-            gamma,
+            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
+            [alpha, beta, gamma],
             use_negative,
         )
         .map_err(CoreError)?;
@@ -1100,8 +1092,7 @@ impl PyIndex {
         filter_terms: bool,
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
-        let bm25 = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None)
-            .map_err(CoreError)?;
+        let bm25 = lucene_bm25(k1, b)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
         Ok(py
