@@ -259,14 +259,13 @@ pub fn search_weighted(
     if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
         return Vec::new();
     }
-    let weights = weights.to_vec();
     let scorer = PostingScorer::new(index, model);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
-        let pruning = algorithm.resolve(model, &weights, data.len(), postings, k);
+        let pruning = algorithm.resolve(model, weights, data.len(), postings, k);
         let local = match (&scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
@@ -291,7 +290,7 @@ pub fn search_weighted(
                         // comes from a damaged file: it scores NaN.
                         let mut inverses = *cache;
                         inverses[0] = f32::NAN;
-                        accumulate(segment, terms, &weights, &mut acc, &mut top, |_, weight| {
+                        accumulate(segment, terms, weights, &mut acc, &mut top, |_, weight| {
                             let w = weight as f32;
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 // The norms slice is taken once per block, not per
@@ -310,13 +309,8 @@ pub fn search_weighted(
                             }
                         });
                     }
-                    None => accumulate(
-                        segment,
-                        terms,
-                        &weights,
-                        &mut acc,
-                        &mut top,
-                        |qt, weight| {
+                    None => {
+                        accumulate(segment, terms, weights, &mut acc, &mut top, |qt, weight| {
                             let (scorer, boost) = (&scorer, f64::from(qt.query_tf));
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
@@ -328,8 +322,8 @@ pub fn search_weighted(
                                     };
                                 }
                             }
-                        },
-                    ),
+                        })
+                    }
                 }
                 acc.dirty = false;
                 top.into_sorted(|d| data.docid_rank(d))
