@@ -146,9 +146,6 @@ def test_unsupported_features_raise_clearly(tiny_searcher: LuceneSearcher) -> No
     with pytest.raises(NotSupportedError):
         LuceneSearcher.from_prebuilt_index("beir-v1.0.0-scifact.flat")
     for call in (
-        lambda: tiny_searcher.set_rm3(),
-        lambda: tiny_searcher.set_rocchio(),
-        lambda: tiny_searcher.set_qld(1000),
         lambda: tiny_searcher.set_analyzer(object()),
         lambda: tiny_searcher.set_language("fr"),
         lambda: tiny_searcher.search("x", query_generator=object()),

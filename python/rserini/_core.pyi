@@ -15,7 +15,7 @@ INDEX_FORMAT_VERSION: int
 ANALYZER_PRESETS: list[str]
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
-ModelName: TypeAlias = Literal["bm25", "tfidf"]
+ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
 Variant: TypeAlias = Literal["lucene", "robertson", "atire", "bm25l", "bm25+"]
 LengthMode: TypeAlias = Literal["lucene", "exact"]
 Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
@@ -290,17 +290,22 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
         descending, then docid ascending. ``algorithm`` chooses how the top k is
         found (exhaustive scoring or exact MaxScore / block-max WAND pruning);
         every choice returns the same hits, ``"auto"`` picks the fastest.
+        ``model="qld"`` is query likelihood with Dirichlet smoothing ``mu``, as
+        Lucene's ``LMDirichletSimilarity`` (Pyserini's ``set_qld``), scored
+        exhaustively.
 
         Raises
         ------
         QueryError
-            For an empty query, ``k <= 0``, ``k1 < 0`` or ``b`` outside [0, 1].
+            For an empty query, ``k <= 0``, ``k1 < 0``, ``b`` outside [0, 1] or
+            ``mu`` negative or not finite.
         """
     def search_pairs(
         self,
@@ -313,6 +318,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
@@ -330,6 +336,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
@@ -346,6 +353,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
@@ -363,6 +371,7 @@ class Index:
         b: float = 0.4,
         length: LengthMode = "lucene",
         delta: float | None = None,
+        mu: float = 1000.0,
     ) -> Explanation:
         """Breaks the score of ``docid`` for ``query`` down by term."""
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
@@ -372,6 +381,89 @@ class Index:
         term of ``query``, in first-occurrence order; df counts live documents. With
         ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
         index's BM25 statistics."""
+    def batch_search_rm3(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        k1: float = 0.9,
+        b: float = 0.4,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        filter_terms: bool = True,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
+        queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage, then the
+        expanded query; returns ``(ids, scores)`` as ``batch_search``.
+
+        Raises
+        ------
+        QueryError
+            For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
+            ``original_query_weight`` outside [0, 1], or an index without a
+            document store (rebuild it with ``store=True``).
+        """
+    def batch_search_rocchio(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        k1: float = 0.9,
+        b: float = 0.4,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1.0,
+        beta: float = 0.75,
+        gamma: float = 0.0,
+        use_negative: bool = False,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
+        many queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage to depth
+        ``k``, then the new query; returns ``(ids, scores)`` as ``batch_search``.
+
+        Raises
+        ------
+        QueryError
+            For ``k <= 0``, a count below 1, a weight outside [0, 1], or an index
+            without a document store (rebuild it with ``store=True``).
+        """
+    def rocchio_query(
+        self,
+        query: str,
+        k: int = 1000,
+        *,
+        k1: float = 0.9,
+        b: float = 0.4,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1.0,
+        beta: float = 0.75,
+        gamma: float = 0.0,
+        use_negative: bool = False,
+    ) -> list[tuple[str, float]]:
+        """The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
+        weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``."""
+    def rm3_query(
+        self,
+        query: str,
+        *,
+        k1: float = 0.9,
+        b: float = 0.4,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        filter_terms: bool = True,
+    ) -> list[tuple[str, float]]:
+        """The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
+        ascending order: the boosts of the second-stage BM25 query. Raises as
+        ``batch_search_rm3``."""
 
 def rrf(
     rankings: Sequence[Sequence[str]] | Sequence[Sequence[int]],

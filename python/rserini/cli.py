@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from rserini._core import ANALYZER_PRESETS, Index, read_queries
+from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
 from rserini.project import CHUNK_LINES
 
@@ -29,7 +30,9 @@ examples:
 """
 
 
-def _add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf")) -> None:
+def _add_model_args(
+    p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf", "qld")
+) -> None:
     g = p.add_argument_group("scoring (all chosen at query time)")
     g.add_argument(
         "--model",
@@ -69,6 +72,18 @@ def _add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = ("bm25",
         default=None,
         help="delta of bm25l (default 0.5) and bm25+ (default 1.0)",
     )
+    if "qld" in models:
+        g.add_argument(
+            "--qld",
+            dest="model",
+            action="store_const",
+            const="qld",
+            help="query likelihood with Dirichlet smoothing, as Pyserini's set_qld "
+            "(same as --model qld)",
+        )
+        g.add_argument(
+            "--mu", type=float, default=1000.0, help="Dirichlet mu of qld (default 1000)"
+        )
 
 
 def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
@@ -79,6 +94,7 @@ def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
         "b": args.b,
         "length": args.length,
         "delta": args.delta,
+        **({"mu": args.mu} if args.model == "qld" else {}),
     }
 
 
@@ -225,7 +241,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
     texts = [t for _, t in queries]
     depth = args.k + 1 if args.remove_query else args.k
     start = time.perf_counter()
-    ids, scores = index.batch_search(texts, k=depth, threads=args.threads, **_model_kwargs(args))
+    if args.rm3 or args.rocchio:
+        if args.model != "bm25" or args.variant != "lucene" or args.length != "lucene":
+            raise SystemExit(
+                "error: feedback runs over Lucene BM25: drop --model/--variant/--length"
+            )
+        search = index.batch_search_rm3 if args.rm3 else index.batch_search_rocchio
+        ids, scores = search(
+            texts, k=depth, threads=args.threads, k1=args.k1, b=args.b, **feedback_kwargs(args)
+        )
+    else:
+        ids, scores = index.batch_search(
+            texts, k=depth, threads=args.threads, **_model_kwargs(args)
+        )
     elapsed = time.perf_counter() - start
     docids = index.docids(ids)
     lines = 0
@@ -253,12 +281,21 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
     """Writes the run Pyserini would: its rounding, tie nudging and --remove-query."""
     from rserini.pyserini import LuceneSearcher, run, write_run
 
-    if (args.model, args.variant, args.length, args.delta) != ("bm25", "lucene", "lucene", None):
+    if (args.model, args.variant, args.length, args.delta) not in (
+        ("bm25", "lucene", "lucene", None),
+        ("qld", "lucene", "lucene", None),
+    ):
         raise SystemExit(
-            "error: --pyserini reproduces Lucene BM25: drop --model/--variant/--length"
+            "error: --pyserini reproduces Lucene BM25 or --qld: drop --model/--variant/--length"
         )
     searcher = LuceneSearcher(index)
     searcher.set_bm25(args.k1, args.b)
+    if args.model == "qld":
+        searcher.set_qld(args.mu)
+    if args.rm3:
+        searcher.set_rm3(**feedback_kwargs(args))
+    if args.rocchio:
+        searcher.set_rocchio(**feedback_kwargs(args))
     start = time.perf_counter()
     results = run(
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
@@ -538,6 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     _add_model_args(p)
+    add_feedback_args(p)
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("explain", help="break a document's score down by query term")

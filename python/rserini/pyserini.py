@@ -9,7 +9,8 @@ The index is an rserini index folder (``rserini index`` or :meth:`rserini.Index.
 with the default ``lucene-english`` analyzer, Pyserini's default analyzer. Results come in
 Pyserini's final order and with Pyserini's scores:
 
-1. Lucene's BM25 scores (float32), ranked by score descending, then docid ascending, as
+1. Lucene's BM25 scores (float32), or with ``set_qld(mu)`` its Dirichlet query-likelihood
+   scores, ranked by score descending, then docid ascending, as
    Anserini sorts its hits;
 2. every score rounded to 4 decimals (the product with 10,000 in double precision, rounded
    half up, divided back and stored as a float32);
@@ -20,14 +21,15 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``search`` (with ``strip_segment_id``
-and ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that
-store their documents), ``num_docs``, ``close`` and context management; and
+Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``,
+``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with ``strip_segment_id`` and
+``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that store
+their documents), ``num_docs``, ``close`` and context management; and
 :func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
 ``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, RM3 and Rocchio feedback, query
-likelihood, other languages and analyzers, custom query generators, multi-field search,
-Lucene ``Query`` objects, and impact or dense search.
+naming the feature): Lucene documents, prebuilt indexes, other languages and analyzers,
+custom query generators, multi-field search, Lucene ``Query`` objects, and impact or dense
+search.
 """
 
 from __future__ import annotations
@@ -259,6 +261,12 @@ class LuceneSearcher:
         self.num_docs: int = len(self.index)
         self.k1: float = DEFAULT_K1
         self.b: float = DEFAULT_B
+        # Dirichlet mu while query likelihood is set (set_qld), else None for BM25.
+        self.mu: float | None = None
+        # RM3 parameters while feedback is on (set_rm3), else None.
+        self.rm3: dict[str, Any] | None = None
+        # Rocchio parameters while feedback is on (set_rocchio), else None.
+        self.rocchio: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
@@ -299,10 +307,38 @@ class LuceneSearcher:
             raise QueryError(f"b must be between 0 and 1 (got {b})")
         # Pyserini passes the parameters to Java as float32.
         self.k1, self.b = float(np.float32(k1)), float(np.float32(b))
+        self.mu = None
 
     def get_similarity(self) -> str:
-        """A description of the scoring function, e.g. ``"BM25(k1=0.9,b=0.4)"``."""
+        """A description of the scoring function, e.g. ``"BM25(k1=0.9,b=0.4)"`` or
+        ``"LM Dirichlet(1000.000000)"``."""
+        if self.mu is not None:
+            return f"LM Dirichlet({self.mu:f})"
         return f"BM25(k1={np.float32(self.k1)},b={np.float32(self.b)})"
+
+    def _batch(
+        self, queries: list[str], k: int, threads: int
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        """``(ids, scores)`` of ``queries`` under the current similarity and feedback."""
+        if (self.rm3 is not None or self.rocchio is not None) and self.mu is not None:
+            raise NotSupportedError(
+                "feedback runs over BM25 here: call set_bm25 before set_rm3 or set_rocchio"
+            )
+        if self.rm3 is not None:
+            return self.index.batch_search_rm3(
+                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rm3
+            )
+        if self.rocchio is not None:
+            return self.index.batch_search_rocchio(
+                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rocchio
+            )
+        return self.index.batch_search(queries, k=k, threads=threads, **self._model())
+
+    def _model(self) -> dict[str, Any]:
+        """The scoring keywords of ``Index.batch_search`` for the current similarity."""
+        if self.mu is not None:
+            return {"model": "qld", "mu": self.mu}
+        return {"k1": self.k1, "b": self.b}
 
     def _check(self, query_generator: object, fields: Mapping[str, float] | None) -> None:
         if query_generator is not None:
@@ -352,7 +388,7 @@ class LuceneSearcher:
         if not isinstance(q, str):
             raise NotSupportedError("only query strings are supported, not Lucene Query objects")
         self._check(query_generator, fields)
-        ids, scores = self.index.batch_search([q], k=k, threads=1, k1=self.k1, b=self.b)
+        ids, scores = self._batch([q], k, 1)
         hits = _hits(self.index, ids[0], scores[0])
         if not (strip_segment_id or remove_dups):
             return hits
@@ -406,9 +442,7 @@ class LuceneSearcher:
             raise ValueError(f"{len(queries)} queries but {len(qids)} query ids")
         if not queries:
             return {}
-        ids, scores = self.index.batch_search(
-            list(queries), k=k, threads=max(1, int(threads)), k1=self.k1, b=self.b
-        )
+        ids, scores = self._batch(list(queries), k, max(1, int(threads)))
         return {str(qid): _hits(self.index, ids[i], scores[i]) for i, qid in enumerate(qids)}
 
     def doc(self, docid: str | int) -> Document | None:
@@ -488,35 +522,130 @@ class LuceneSearcher:
     def _unsupported(self, what: str) -> NotSupportedError:
         return NotSupportedError(f"{what} is not supported by rserini's LuceneSearcher")
 
-    def set_rm3(self, *args: object, **kwargs: object) -> None:
-        """Not supported: RM3 feedback.
+    def set_rm3(
+        self,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        debug: bool = False,
+        filter_terms: bool = True,
+    ) -> None:
+        """Turns on RM3 pseudo-relevance feedback, as Pyserini's ``set_rm3`` (Anserini's
+        ``Rm3Reranker`` over the BM25 first stage; the feedback documents' terms come
+        from their stored text, re-analyzed with the index's analyzer).
+
+        Parameters
+        ----------
+        fb_terms
+            Expansion terms, >= 1.
+        fb_docs
+            Feedback documents, >= 1 (at most 50 are used, as in Anserini).
+        original_query_weight
+            Weight of the original query, in [0, 1].
+        debug
+            Ignored (Pyserini logs the expanded query).
+        filter_terms
+            Keep only ``[a-z0-9]+`` feedback terms.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For values outside those ranges, or an index without a document store (its
+            message names the fix: rebuild with ``store=True``).
         """
-        raise self._unsupported("RM3 pseudo-relevance feedback")
+        params = {
+            "fb_terms": int(fb_terms),
+            "fb_docs": int(fb_docs),
+            "original_query_weight": float(original_query_weight),
+            "filter_terms": bool(filter_terms),
+        }
+        # Validate now rather than at the first search.
+        self.index.rm3_query("", **params)
+        # Pyserini passes the weight to Java as float32.
+        params["original_query_weight"] = float(np.float32(original_query_weight))
+        self.rm3 = params
 
-    def set_rocchio(self, *args: object, **kwargs: object) -> None:
-        """Not supported: Rocchio feedback.
+    def unset_rm3(self) -> None:
+        """Turns RM3 feedback off."""
+        self.rm3 = None
+
+    def set_rocchio(
+        self,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1,
+        beta: float = 0.75,
+        gamma: float = 0,
+        debug: bool = False,
+        use_negative: bool = False,
+    ) -> None:
+        """Turns on Rocchio pseudo-relevance feedback, as Pyserini's ``set_rocchio``
+        (Anserini's ``RocchioReranker`` over the BM25 first stage, searched to the depth
+        asked; the feedback documents' terms come from their stored text).
+
+        Parameters
+        ----------
+        top_fb_terms, top_fb_docs
+            Terms and documents from the top of the first stage, >= 1.
+        bottom_fb_terms, bottom_fb_docs
+            The same from its bottom, used with ``use_negative``.
+        alpha, beta, gamma
+            Weights of the query, the top and the bottom documents, in [0, 1].
+        debug
+            Ignored (Pyserini logs the new query).
+        use_negative
+            Subtract the bottom documents' mean vector.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For values outside those ranges, or an index without a document store (its
+            message names the fix: rebuild with ``store=True``).
         """
-        raise self._unsupported("Rocchio pseudo-relevance feedback")
+        params = {
+            "top_fb_terms": int(top_fb_terms),
+            "top_fb_docs": int(top_fb_docs),
+            "bottom_fb_terms": int(bottom_fb_terms),
+            "bottom_fb_docs": int(bottom_fb_docs),
+            "alpha": float(alpha),
+            "beta": float(beta),
+            "gamma": float(gamma),
+            "use_negative": bool(use_negative),
+        }
+        # Validate now rather than at the first search.
+        self.index.rocchio_query("", **params)
+        # Pyserini passes the weights to Java as float32.
+        for name in ("alpha", "beta", "gamma"):
+            params[name] = float(np.float32(params[name]))
+        self.rocchio = params
 
-    def set_qld(self, *args: object, **kwargs: object) -> None:
-        """Not supported: query likelihood.
+    def unset_rocchio(self) -> None:
+        """Turns Rocchio feedback off."""
+        self.rocchio = None
+
+    def set_qld(self, mu: float = 1000.0) -> None:
+        """Scores later searches by query likelihood with Dirichlet smoothing, as
+        Pyserini's ``set_qld`` (Lucene's ``LMDirichletSimilarity``, bitwise); ``set_bm25``
+        switches back.
+
+        Parameters
+        ----------
+        mu
+            The Dirichlet prior, finite and >= 0 (passed on as float32, as Pyserini does).
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        QueryError
+            For a negative or non-finite ``mu``.
         """
-        raise self._unsupported("query likelihood with Dirichlet smoothing")
+        mu = float(mu)
+        if not 0.0 <= mu <= float(np.finfo(np.float32).max):
+            raise QueryError(
+                f"mu must be a finite number >= 0 (got {mu}); Pyserini's default is 1000"
+            )
+        self.mu = float(np.float32(mu))
 
     def set_analyzer(self, analyzer: object) -> None:
         """Not supported: the analyzer is the index's.
@@ -539,12 +668,12 @@ class LuceneSearcher:
         raise self._unsupported(f"language {language!r}")
 
     def is_using_rm3(self) -> bool:
-        """Always ``False``."""
-        return False
+        """Whether RM3 feedback is on."""
+        return self.rm3 is not None
 
     def is_using_rocchio(self) -> bool:
-        """Always ``False``."""
-        return False
+        """Whether Rocchio feedback is on."""
+        return self.rocchio is not None
 
     def close(self) -> None:
         """Does nothing (kept for Pyserini compatibility)."""

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from rserini._feedback_args import add_feedback_args, feedback_kwargs
+
 DESCRIPTION = (
     "Index the same documents with Pyserini and rserini, run the same queries through both "
     "(Pyserini's LuceneSearcher; rserini in its Pyserini mode: Lucene BM25, Anserini's order "
@@ -57,6 +59,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="Y",
         help="BM25 b, one or more (paired with --k1; default 0.4)",
     )
+    p.add_argument(
+        "--qld",
+        action="store_true",
+        help="compare query likelihood with Dirichlet smoothing (Pyserini's set_qld) "
+        "instead of BM25",
+    )
+    p.add_argument(
+        "--mu", type=float, default=1000.0, help="Dirichlet mu with --qld (default 1000)"
+    )
+    add_feedback_args(p)
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
     p.add_argument(
         "--remove-query",
@@ -103,6 +115,13 @@ def run(args: argparse.Namespace) -> int:
         bs *= len(k1s)
     if len(k1s) != len(bs):
         raise ParityError(f"{len(k1s)} values of --k1 but {len(bs)} of --b: give pairs")
+    mode: dict[str, object] | None = {"model": "qld", "mu": args.mu} if args.qld else None
+    if args.rm3 or args.rocchio:
+        if args.qld:
+            raise ParityError("feedback runs over BM25: drop --qld")
+        mode = {"model": "rm3" if args.rm3 else "rocchio", **feedback_kwargs(args)}
+    if args.qld:
+        k1s, bs = k1s[:1], bs[:1]  # BM25's parameters play no part
     tolerances = Tolerances.acceptance() if args.acceptance else Tolerances()
     for name in ("min_same_tokens", "min_same_top10", "min_same_topk", "max_score_diff"):
         if getattr(args, name) is not None:
@@ -120,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         work_dir=args.work_dir,
         max_heap=args.max_heap,
         runs_dir=args.save_runs,
+        mode=mode,
     )
     if args.json is not None:
         args.json.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")

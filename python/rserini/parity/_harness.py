@@ -395,6 +395,7 @@ class ParityReport:
     pyserini: dict[str, Any]
     rserini: dict[str, Any]
     seconds: dict[str, float]
+    mode: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole report."""
@@ -441,7 +442,8 @@ class ParityReport:
         """A human-readable summary: a table per setting, then examples of differences."""
         lines = [
             f"parity: {self.corpus}: {self.documents:,} documents, {self.queries:,} queries, "
-            f"k={self.k}{', --remove-query' if self.remove_query else ''}",
+            f"k={self.k}{', --remove-query' if self.remove_query else ''}"
+            f"{', mode ' + json.dumps(self.mode) if self.mode else ''}",
             f"pyserini {self.pyserini.get('pyserini', '?')} (Lucene "
             f"{self.pyserini.get('lucene', '?')}, Java {self.pyserini.get('java', '?')}) vs "
             f"rserini {self.rserini.get('version', '?')}",
@@ -525,6 +527,7 @@ def _pyserini_side(
     threads: int,
     max_heap: str,
     texts: Sequence[str] = (),
+    mode: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[list[str]], list[dict[str, _Hits]]]:
     check_available()
     collection = work / "collection"
@@ -541,6 +544,7 @@ def _pyserini_side(
         "threads": threads,
         "k": k,
         "settings": [list(s) for s in settings],
+        "mode": dict(mode or {}),
     }
     if texts:
         spec["analyze"] = str(work / "texts.jsonl")
@@ -593,24 +597,58 @@ def _pyserini_side(
     return stats, tokens, runs
 
 
+def _model_args(mode: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``Index.search`` keywords of a comparison mode (see :func:`compare`)."""
+    if mode.get("model") == "qld":
+        return {"model": "qld", "mu": float(mode["mu"])}
+    if mode.get("model") == "rm3":
+        keys = ("fb_terms", "fb_docs", "original_query_weight")
+        return {"rm3": {key: mode[key] for key in keys}}
+    if mode.get("model") == "rocchio":
+        keys = ("top_fb_terms", "top_fb_docs", "bottom_fb_terms", "bottom_fb_docs")
+        keys += ("alpha", "beta", "gamma", "use_negative")
+        return {"rocchio": {key: mode[key] for key in keys}}
+    if mode.get("model", "bm25") != "bm25":
+        raise ParityError(f"unknown parity mode {dict(mode)!r}")
+    return {}
+
+
 def _rserini_runs(
     index: Index,
     queries: Sequence[tuple[str, str]],
     settings: Sequence[tuple[float, float]],
     k: int,
     threads: int | None,
+    mode: Mapping[str, Any] | None = None,
 ) -> list[dict[str, _Hits]]:
     texts = [text for _, text in queries]
     runs = []
+    model = _model_args(mode or {})
+    # Pyserini's unrounded feedback scores are not read: compare printed scores twice.
+    feedback = "rm3" in model or "rocchio" in model
     for k1, b in settings:
-        ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b)
+        if "rm3" in model:
+            ids, scores = index.batch_search_rm3(
+                texts, k=k, threads=threads, k1=k1, b=b, **model["rm3"]
+            )
+        elif "rocchio" in model:
+            ids, scores = index.batch_search_rocchio(
+                texts, k=k, threads=threads, k1=k1, b=b, **model["rocchio"]
+            )
+        else:
+            ids, scores = index.batch_search(texts, k=k, threads=threads, k1=k1, b=b, **model)
         docids = index.docids(ids)
         run = {}
         for (qid, _), row_ids, row_docids, row_scores in zip(
             queries, ids, docids, scores, strict=True
         ):
             raw = row_scores[row_ids >= 0]
-            run[qid] = _Hits(list(row_docids), adjust_ties(raw), raw.astype(np.float32))
+            printed = adjust_ties(raw)
+            run[qid] = _Hits(
+                list(row_docids),
+                printed,
+                printed if feedback else raw.astype(np.float32),
+            )
         runs.append(run)
     return runs
 
@@ -748,6 +786,7 @@ def compare(
     work_dir: StrPath | None = None,
     max_heap: str = "4g",
     runs_dir: StrPath | None = None,
+    mode: Mapping[str, Any] | None = None,
 ) -> ParityReport:
     """Runs the same documents and queries through Pyserini and rserini and compares them.
 
@@ -785,6 +824,10 @@ def compare(
     runs_dir
         Also write both sides' runs there as TREC files, the way Pyserini writes them
         (``pyserini-k1=0.9-b=0.4.trec``, ``rserini-k1=0.9-b=0.4.trec``, ...).
+    mode
+        The model both sides run instead of BM25: ``{"model": "qld", "mu": 1000.0}`` is
+        Pyserini's ``set_qld(1000)`` (``settings`` then only sets the number of runs;
+        give one pair).
 
     Returns
     -------
@@ -834,13 +877,13 @@ def compare(
         work.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         stats, tokens, pyserini_runs = _pyserini_side(
-            docs, topics, settings, k, work, threads, max_heap, texts
+            docs, topics, settings, k, work, threads, max_heap, texts, mode
         )
         pyserini_seconds = time.perf_counter() - start
 
     start = time.perf_counter()
     index = Index.build(docs, analyzer="lucene-english", threads=threads, progress=False)
-    rserini_runs = _rserini_runs(index, topics, settings, k, threads)
+    rserini_runs = _rserini_runs(index, topics, settings, k, threads, mode)
     rserini_seconds = time.perf_counter() - start
     ours = Analyzer("lucene-english").analyze_batch(texts)
 
@@ -890,6 +933,7 @@ def compare(
             "total_terms": int(rs_stats["total_terms"]),
         },
         seconds={"pyserini": pyserini_seconds, "rserini": rserini_seconds},
+        mode=dict(mode or {}),
     )
 
 

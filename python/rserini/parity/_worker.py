@@ -17,6 +17,12 @@ The spec is a JSON object; every key is optional except ``work``:
   ``set_bm25(k1, b)``, and again as the Lucene query Anserini builds, sorted as Anserini
   sorts, to read the unrounded scores. ``work/run-<i>.tsv`` gets ``qid docid
   pyserini_score raw_score`` per hit (scores as exact decimal floats).
+- ``mode``: ``{"model": "qld", "mu": M}`` searches with ``set_qld(M)`` (and Lucene's
+  ``LMDirichletSimilarity(M)`` for the raw scores) instead of BM25; ``{"model": "rm3",
+  "fb_terms": T, "fb_docs": D, "original_query_weight": W}`` adds ``set_rm3(T, D, W)`` to
+  BM25 (the index then stores document vectors, which Pyserini's RM3 needs; the raw score
+  column repeats Pyserini's, as the expanded query is not rebuilt here); ``{"model":
+  "rocchio", "top_fb_terms": ..., "use_negative": ...}`` likewise adds ``set_rocchio``.
 - Index statistics go to ``work/stats.json``.
 """
 
@@ -33,7 +39,7 @@ from rserini.parity._java import PYSERINI_VERSION, boot
 FIELD = "contents"
 
 
-def _index(collection: str, index: Path, threads: int) -> float:
+def _index(collection: str, index: Path, threads: int, docvectors: bool = False) -> float:
     from jnius import autoclass
 
     start = time.perf_counter()
@@ -50,6 +56,8 @@ def _index(collection: str, index: Path, threads: int) -> float:
         str(threads),
         "-quiet",
     ]
+    if docvectors:
+        args.append("-storeDocvectors")
     autoclass("io.anserini.index.IndexCollection").main(args)
     return time.perf_counter() - start
 
@@ -82,7 +90,12 @@ def _analyze(texts_path: str, out_path: Path) -> None:
 
 
 def _search(
-    index: Path, queries_path: str, settings: list[list[float]], k: int, work: Path
+    index: Path,
+    queries_path: str,
+    settings: list[list[float]],
+    k: int,
+    work: Path,
+    mode: dict[str, Any],
 ) -> None:
     from jnius import autoclass
     from pyserini.search.lucene import LuceneSearcher
@@ -102,9 +115,35 @@ def _search(
     )
     lucene = autoclass("org.apache.lucene.search.IndexSearcher")(searcher.object.reader)
     bm25 = autoclass("org.apache.lucene.search.similarities.BM25Similarity")
+    dirichlet = autoclass("org.apache.lucene.search.similarities.LMDirichletSimilarity")
     for i, (k1, b) in enumerate(settings):
-        searcher.set_bm25(float(k1), float(b))
-        lucene.setSimilarity(bm25(float(k1), float(b)))
+        if mode.get("model") == "qld":
+            searcher.set_qld(float(mode["mu"]))
+            lucene.setSimilarity(dirichlet(float(mode["mu"])))
+        else:
+            searcher.set_bm25(float(k1), float(b))
+            lucene.setSimilarity(bm25(float(k1), float(b)))
+        feedback = mode.get("model") in ("rm3", "rocchio")
+        if mode.get("model") == "rm3":
+            searcher.set_rm3(
+                int(mode["fb_terms"]), int(mode["fb_docs"]), float(mode["original_query_weight"])
+            )
+        if mode.get("model") == "rocchio":
+            counts = ("top_fb_terms", "top_fb_docs", "bottom_fb_terms", "bottom_fb_docs")
+            weights = ("alpha", "beta", "gamma")
+            searcher.set_rocchio(
+                *(int(mode[c]) for c in counts),
+                *(float(mode[w]) for w in weights),
+                use_negative=bool(mode["use_negative"]),
+            )
+        if feedback:
+            with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
+                for qid, text in queries:
+                    for hit in searcher.search(text, k):
+                        out.write(f"{qid}\t{hit.docid}\t{hit.score!r}\t{hit.score!r}\n")
+            searcher.unset_rm3()
+            searcher.unset_rocchio()
+            continue
         with open(work / f"run-{i}.tsv", "w", encoding="utf-8") as out:
             for qid, text in queries:
                 hits = searcher.search(text, k)
@@ -133,7 +172,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     stats["pyserini"] = getattr(pyserini, "__version__", PYSERINI_VERSION)
     index = Path(spec["index"]) if spec.get("index") else work / "index"
     if spec.get("collection"):
-        stats["index_seconds"] = _index(spec["collection"], index, int(spec.get("threads", 1)))
+        docvectors = spec.get("mode", {}).get("model") in ("rm3", "rocchio")
+        stats["index_seconds"] = _index(
+            spec["collection"], index, int(spec.get("threads", 1)), docvectors
+        )
     if spec.get("analyze"):
         start = time.perf_counter()
         _analyze(spec["analyze"], work / "tokens.jsonl")
@@ -141,7 +183,8 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("queries"):
         stats.update(_stats(index))
         start = time.perf_counter()
-        _search(index, spec["queries"], spec.get("settings", [[0.9, 0.4]]), spec["k"], work)
+        settings = spec.get("settings", [[0.9, 0.4]])
+        _search(index, spec["queries"], settings, spec["k"], work, spec.get("mode", {}))
         stats["search_seconds"] = time.perf_counter() - start
     with open(work / "stats.json", "w", encoding="utf-8") as f:
         json.dump(stats, f)

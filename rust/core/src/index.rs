@@ -409,6 +409,22 @@ impl Index {
             .sum()
     }
 
+    /// Live collection frequency of `term` (its occurrences in live
+    /// documents) over all segments: Lucene's `totalTermFreq`.
+    pub fn cf(&self, term: &str) -> u64 {
+        let mut cf = 0u64;
+        for s in &self.segments {
+            if let Some(ord) = s.data.term_ord(term) {
+                s.data.for_each_posting(ord, |d, tf| {
+                    if !s.is_deleted(d) {
+                        cf += u64::from(tf);
+                    }
+                });
+            }
+        }
+        cf
+    }
+
     /// Per-segment, per-document TF-IDF vector norms under the current
     /// statistics, computed on first use.
     pub(crate) fn tfidf_norms(&self) -> &[Vec<f64>] {

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::index::{Index, Segment};
 use crate::postings::{BLOCK_LEN, BlockDecoder};
 use crate::pruned::{self, Pruning};
+use crate::qld::{QldParams, QldScorer};
 use crate::scoring::{Bm25Params, Bm25Scorer, lucene_score, tfidf};
 use crate::segment::SegmentData;
 use crate::topk::TopK;
@@ -32,6 +33,8 @@ pub enum Model {
     Bm25(Bm25Params),
     /// TF-IDF cosine similarity.
     TfIdf,
+    /// Query likelihood with Dirichlet smoothing, as Lucene's.
+    Qld(QldParams),
 }
 
 /// How the top k is found. Every choice returns the same hits (same
@@ -66,7 +69,8 @@ impl Algorithm {
     /// The pruning to run on a segment of `num_docs` documents whose lists
     /// for the query hold `postings` postings, or `None` for the exhaustive
     /// path. Pruning needs BM25 with non-negative term weights (TF-IDF's
-    /// per-document norms and negative idfs have no block bounds), so other
+    /// per-document norms, QLD's length term that grows as documents get
+    /// shorter and negative idfs have no block bounds here), so other
     /// queries run exhaustively whatever was asked.
     fn resolve(
         self,
@@ -238,13 +242,30 @@ pub fn search_terms(
         return Vec::new();
     }
     let weights = term_weights(index, terms, model);
+    search_weighted(index, terms, &weights, k, model, algorithm)
+}
+
+/// [`search_terms`] with the per-term weights given (for BM25, Lucene's
+/// `boost · idf`; see [`bm25_boosted_weights`]): the second stage of
+/// feedback queries, whose boosts are not counts.
+pub fn search_weighted(
+    index: &Index,
+    terms: &[QueryTerm],
+    weights: &[f64],
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
+        return Vec::new();
+    }
     let scorer = PostingScorer::new(index, model);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
-        let pruning = algorithm.resolve(model, &weights, data.len(), postings, k);
+        let pruning = algorithm.resolve(model, weights, data.len(), postings, k);
         let local = match (&scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
@@ -257,7 +278,7 @@ pub fn search_terms(
                 let mut top = TopK::new(k);
                 let lucene = match &scorer {
                     PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
-                    PostingScorer::TfIdf(_) => None,
+                    PostingScorer::TfIdf(_) | PostingScorer::Qld(_) => None,
                 };
                 match lucene {
                     // Lucene's own BM25, the default, gets a loop of its own:
@@ -269,7 +290,7 @@ pub fn search_terms(
                         // comes from a damaged file: it scores NaN.
                         let mut inverses = *cache;
                         inverses[0] = f32::NAN;
-                        accumulate(segment, terms, &weights, &mut acc, &mut top, |weight, _| {
+                        accumulate(segment, terms, weights, &mut acc, &mut top, |_, weight| {
                             let w = weight as f32;
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 // The norms slice is taken once per block, not per
@@ -289,14 +310,14 @@ pub fn search_terms(
                         });
                     }
                     None => {
-                        accumulate(segment, terms, &weights, &mut acc, &mut top, |weight, _| {
-                            let scorer = &scorer;
+                        accumulate(segment, terms, weights, &mut acc, &mut top, |qt, weight| {
+                            let (scorer, boost) = (&scorer, f64::from(qt.query_tf));
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
                                     *o = match (data.length(doc), tf) {
                                         (0, _) | (_, 0) => f32::NAN,
                                         _ => scorer
-                                            .score(s, data, weight, doc, tf)
+                                            .score(s, data, boost, weight, doc, tf)
                                             .unwrap_or(f32::NAN),
                                     };
                                 }
@@ -335,8 +356,47 @@ pub fn batch_search(
         .collect()
 }
 
-/// Per-term weights: BM25's query-frequency × idf, or TF-IDF's normalised
-/// query weight.
+/// The `k` best documents for a query of `(term, boost)` pairs (terms
+/// distinct) under Lucene's BM25, as a `BooleanQuery` of `BoostQuery`s: the
+/// second stage of the feedback models.
+pub fn search_boosted(
+    index: &Index,
+    query: &[(String, f32)],
+    k: usize,
+    params: &Bm25Params,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    let terms: Vec<QueryTerm> = query
+        .iter()
+        .map(|(term, _)| QueryTerm {
+            term: term.clone(),
+            query_tf: 1,
+            df: index.df(term),
+        })
+        .collect();
+    let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
+    let weights = bm25_boosted_weights(index, &terms, &boosts, params);
+    search_weighted(index, &terms, &weights, k, &Model::Bm25(*params), algorithm)
+}
+
+/// Lucene's BM25 weights of terms with float boosts: `boost · idf` in
+/// float32, as `BM25Similarity` computes them for a `BoostQuery`.
+pub fn bm25_boosted_weights(
+    index: &Index,
+    terms: &[QueryTerm],
+    boosts: &[f32],
+    params: &Bm25Params,
+) -> Vec<f64> {
+    let scorer = Bm25Scorer::new(*params, index.collection_stats(params.length));
+    terms
+        .iter()
+        .zip(boosts)
+        .map(|(t, &boost)| f64::from(boost * scorer.term_weight(t.df, 1)))
+        .collect()
+}
+
+/// Per-term weights: BM25's query-frequency × idf, TF-IDF's normalised
+/// query weight, or QLD's `mu · p(term | collection)`.
 fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
     match model {
         Model::Bm25(params) => {
@@ -359,11 +419,18 @@ fn term_weights(index: &Index, terms: &[QueryTerm], model: &Model) -> Vec<f64> {
                 .map(|t| tfidf::sublinear_tf(t.query_tf) / norm * tfidf::idf(n, t.df))
                 .collect()
         }
+        Model::Qld(params) => {
+            let scorer = QldScorer::new(*params, index.stats().total_terms);
+            terms
+                .iter()
+                .map(|t| scorer.term_weight(index.cf(&t.term)))
+                .collect()
+        }
     }
 }
 
 /// Offers `top` the sum of the scores of every live posting of every query
-/// term in `segment`, per document: `scorer(weight, df)` makes the term's
+/// term in `segment`, per document: `scorer(term, weight)` makes the term's
 /// `score(docs, tfs, out)`, which scores a run of postings at once and
 /// writes NaN for a posting to skip (tf 0, or a document of length 0: only
 /// a damaged file holds those; no valid posting scores NaN).
@@ -377,7 +444,7 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
     weights: &[f64],
     acc: &mut Accumulator,
     top: &mut TopK,
-    scorer: impl Fn(f64, u32) -> S,
+    scorer: impl Fn(&QueryTerm, f64) -> S,
 ) {
     let data = segment.data();
     let mut lists = Vec::with_capacity(terms.len());
@@ -385,7 +452,7 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
         if let Some(ord) = data.term_ord(&qt.term) {
             let list = data.postings(ord);
             lists.push(TermState {
-                score: scorer(weight, list.df),
+                score: scorer(qt, weight),
                 list,
                 block: 0,
                 len: 0,
@@ -495,6 +562,7 @@ struct TermState<'a, S> {
 enum PostingScorer<'a> {
     Bm25(Bm25Scorer),
     TfIdf(&'a [Vec<f64>]),
+    Qld(QldScorer),
 }
 
 impl<'a> PostingScorer<'a> {
@@ -505,13 +573,26 @@ impl<'a> PostingScorer<'a> {
                 index.collection_stats(params.length),
             )),
             Model::TfIdf => PostingScorer::TfIdf(index.tfidf_norms()),
+            Model::Qld(params) => {
+                PostingScorer::Qld(QldScorer::new(*params, index.stats().total_terms))
+            }
         }
     }
 
-    /// The score of term weight `weight` for `doc` (of segment `s`) holding it `tf` times.
+    /// The score of a term of query frequency `boost` and weight `weight`
+    /// for `doc` (of segment `s`) holding it `tf` times.
     #[inline]
-    fn score(&self, s: usize, data: &SegmentData, weight: f64, doc: u32, tf: u32) -> Option<f32> {
+    fn score(
+        &self,
+        s: usize,
+        data: &SegmentData,
+        boost: f64,
+        weight: f64,
+        doc: u32,
+        tf: u32,
+    ) -> Option<f32> {
         match self {
+            PostingScorer::Qld(qld) => Some(qld.score(boost, weight, tf, data.norm(doc))),
             PostingScorer::Bm25(scorer) => {
                 Some(scorer.score(weight as f32, tf, data.norm(doc), data.length(doc)))
             }
@@ -616,7 +697,7 @@ pub struct TermExplanation {
     pub df: u64,
     /// Its frequency in the document.
     pub tf: u32,
-    /// idf (BM25) or smoothed idf (TF-IDF).
+    /// idf (BM25), smoothed idf (TF-IDF) or collection probability (QLD).
     pub idf: f64,
     /// The contribution to the score.
     pub score: f32,
@@ -639,6 +720,9 @@ pub struct Explanation {
     pub terms: Vec<TermExplanation>,
 }
 
+/// A per-term statistic shown in an explanation (idf, or QLD's collection probability).
+type TermStatistic<'a> = Box<dyn Fn(&QueryTerm) -> f64 + 'a>;
+
 /// Explains the score of `docid` for `query`.
 pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result<Explanation> {
     let (s, doc) = index
@@ -660,14 +744,22 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         tf
     };
     let scorer = PostingScorer::new(index, model);
-    let (formula, seen_length, idf_of): (String, f32, Box<dyn Fn(u64) -> f64>) = match &scorer {
+    let (formula, seen_length, idf_of): (String, f32, TermStatistic) = match &scorer {
         PostingScorer::Bm25(bm25) => {
             let n = bm25.stats().num_docs;
             let variant = bm25.params().variant;
             (
                 bm25.formula(),
                 bm25.seen_length(data.norm(doc), data.length(doc)),
-                Box::new(move |df| crate::scoring::bm25_idf(variant, n, df)),
+                Box::new(move |qt| crate::scoring::bm25_idf(variant, n, qt.df)),
+            )
+        }
+        PostingScorer::Qld(qld) => {
+            let t = index.stats().total_terms;
+            (
+                qld.formula(),
+                qld.seen_length(data.norm(doc)),
+                Box::new(move |qt| (index.cf(&qt.term) as f64 + 1.0) / (t as f64 + 1.0)),
             )
         }
         PostingScorer::TfIdf(norms) => {
@@ -678,7 +770,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
                     "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
                 ),
                 data.length(doc) as f32,
-                Box::new(move |df| tfidf::idf(n, df)),
+                Box::new(move |qt| tfidf::idf(n, qt.df)),
             )
         }
     };
@@ -688,7 +780,9 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         let tf = tf_of(&qt.term);
         let score = match tf {
             0 => 0.0,
-            _ => scorer.score(s, data, weight, doc, tf).unwrap_or(0.0),
+            _ => scorer
+                .score(s, data, f64::from(qt.query_tf), weight, doc, tf)
+                .unwrap_or(0.0),
         };
         total += f64::from(score);
         out.push(TermExplanation {
@@ -696,7 +790,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
             query_tf: qt.query_tf,
             df: qt.df,
             tf,
-            idf: if qt.df > 0 { idf_of(qt.df) } else { 0.0 },
+            idf: if qt.df > 0 { idf_of(qt) } else { 0.0 },
             score,
         });
     }

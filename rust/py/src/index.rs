@@ -16,8 +16,12 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::{Index, IndexBuilder};
+use rserini_core::qld::QldParams;
+use rserini_core::rm3::{self, Rm3Params};
+use rserini_core::rocchio::{self, RocchioParams};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::segment::Doc;
@@ -61,6 +65,7 @@ pub fn model_from(
     b: f64,
     length: &str,
     delta: Option<f64>,
+    mu: f64,
 ) -> Result<Model, Error> {
     match model {
         "bm25" => Ok(Model::Bm25(Bm25Params::new(
@@ -71,10 +76,52 @@ pub fn model_from(
             delta,
         )?)),
         "tfidf" => Ok(Model::TfIdf),
+        "qld" => Ok(Model::Qld(QldParams::new(mu)?)),
         other => Err(Error::Query(format!(
-            "unknown model {other:?}; choose \"bm25\" or \"tfidf\""
+            "unknown model {other:?}; choose \"bm25\", \"tfidf\" or \"qld\""
         ))),
     }
+}
+
+/// Lucene's BM25 with `k1` and `b`: the first and second stages of feedback.
+fn lucene_bm25(k1: f64, b: f64) -> PyResult<Bm25Params> {
+    Ok(Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None).map_err(CoreError)?)
+}
+
+/// Runs a feedback search `search` for every query on `threads` threads and
+/// packs the rankings as `batch_search` does (`k` columns).
+fn feedback_rows<'py>(
+    py: Python<'py>,
+    queries: &[String],
+    k: usize,
+    threads: Option<usize>,
+    search: impl Fn(&str) -> Result<Vec<ScoredDoc>, Error> + Sync,
+) -> PyResult<IdsAndScores<'py>> {
+    let (ids, scores) = py
+        .detach(|| {
+            with_threads(threads, || -> Result<_, Error> {
+                let results: Vec<Vec<ScoredDoc>> = queries
+                    .par_iter()
+                    .map(|q| search(q))
+                    .collect::<Result<_, Error>>()?;
+                let mut ids = vec![-1i32; results.len() * k];
+                let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
+                for (row, docs) in results.iter().enumerate() {
+                    for (col, d) in docs.iter().enumerate() {
+                        ids[row * k + col] = d.doc as i32;
+                        scores[row * k + col] = d.score;
+                    }
+                }
+                let n = results.len();
+                Ok((
+                    Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
+                    Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
+                ))
+            })
+        })
+        .map_err(CoreError)?
+        .map_err(CoreError)?;
+    Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (the global pool if `None`).
@@ -772,8 +819,9 @@ impl PyIndex {
         }
     }
 
-    /// The `k` best documents for `query`.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    /// The `k` best documents for `query` (`model="qld"`: query likelihood
+    /// with Dirichlet smoothing `mu`, as Lucene's `LMDirichletSimilarity`).
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -786,16 +834,17 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
         hits(py, &index, &self.docids, &docs)
     }
 
     /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
     /// the cheapest way to a deep ranking.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
         &self,
@@ -808,9 +857,10 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
         pairs(py, &index, &self.docids, &docs)
     }
@@ -819,7 +869,7 @@ impl PyIndex {
     /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
     /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
     /// `docids()`. An empty query gives an empty (all padding) row.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
         &self,
@@ -833,13 +883,14 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = search::check_k(k).map_err(CoreError)?.min(index.len());
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let (ids, scores) = py
             .detach(|| {
@@ -867,7 +918,7 @@ impl PyIndex {
     /// `batch_search` as one list of `(docid, score)` tuples per query, in
     /// input order (an empty query gives `[]`), made on the calling thread
     /// while the others search (see [`search_each`]).
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
         &self,
@@ -881,11 +932,12 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
         let k = search::check_k(k).map_err(CoreError)?;
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
@@ -900,7 +952,7 @@ impl PyIndex {
     }
 
     /// Explains the score of `docid` for `query`, term by term.
-    #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None))]
+    #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0))]
     #[allow(clippy::too_many_arguments)]
     fn explain(
         &self,
@@ -913,11 +965,142 @@ impl PyIndex {
         b: f64,
         length: &str,
         delta: Option<f64>,
+        mu: f64,
     ) -> PyResult<PyExplanation> {
         let query = query_text(query)?;
-        let model = model_from(model, variant, k1, b, length, delta).map_err(CoreError)?;
+        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
         explanation(py, e)
+    }
+
+    /// RM3 feedback as Anserini's reranker (Pyserini's `set_rm3`), for many
+    /// queries in parallel: BM25 (`k1`, `b`, Lucene's) first stage, then
+    /// the expanded query; returns `(ids, scores)` as `batch_search`.
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_rm3<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: i64,
+        threads: Option<usize>,
+        k1: f64,
+        b: f64,
+        fb_terms: i64,
+        fb_docs: i64,
+        original_query_weight: f64,
+        filter_terms: bool,
+    ) -> PyResult<IdsAndScores<'py>> {
+        let owned = query_list(queries)?;
+        let index = self.snapshot();
+        let k = search::check_k(k)
+            .map_err(CoreError)?
+            .min(index.len().max(1));
+        let bm25 = lucene_bm25(k1, b)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
+        feedback_rows(py, &owned, k, threads, |q| {
+            rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto)
+        })
+    }
+
+    /// Rocchio feedback as Anserini's reranker (Pyserini's `set_rocchio`),
+    /// for many queries in parallel: a BM25 (`k1`, `b`, Lucene's) first
+    /// stage to depth `k`, then the new query; returns `(ids, scores)` as
+    /// `batch_search`.
+    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_rocchio<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: i64,
+        threads: Option<usize>,
+        k1: f64,
+        b: f64,
+        top_fb_terms: i64,
+        top_fb_docs: i64,
+        bottom_fb_terms: i64,
+        bottom_fb_docs: i64,
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+        use_negative: bool,
+    ) -> PyResult<IdsAndScores<'py>> {
+        let owned = query_list(queries)?;
+        let index = self.snapshot();
+        let k = search::check_k(k)
+            .map_err(CoreError)?
+            .min(index.len().max(1));
+        let bm25 = lucene_bm25(k1, b)?;
+        let params = RocchioParams::new(
+            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
+            [alpha, beta, gamma],
+            use_negative,
+        )
+        .map_err(CoreError)?;
+        feedback_rows(py, &owned, k, threads, |q| {
+            rocchio::search(&index, q, k, &bm25, &params, Algorithm::Auto)
+        })
+    }
+
+    /// The Rocchio query of `query` searched to depth `k`, as `(term,
+    /// weight)` pairs, terms in ascending order: the boosts of the
+    /// second-stage BM25 query.
+    #[pyo3(signature = (query, k = 1000, *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn rocchio_query(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        k: i64,
+        k1: f64,
+        b: f64,
+        top_fb_terms: i64,
+        top_fb_docs: i64,
+        bottom_fb_terms: i64,
+        bottom_fb_docs: i64,
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+        use_negative: bool,
+    ) -> PyResult<Vec<(String, f32)>> {
+        let index = self.snapshot();
+        let k = search::check_k(k).map_err(CoreError)?;
+        let bm25 = lucene_bm25(k1, b)?;
+        let params = RocchioParams::new(
+            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
+            [alpha, beta, gamma],
+            use_negative,
+        )
+        .map_err(CoreError)?;
+        Ok(py
+            .detach(|| rocchio::expanded_query(&index, query, k, &bm25, &params, Algorithm::Auto))
+            .map_err(CoreError)?)
+    }
+
+    /// The RM3-expanded query of `query` as `(term, weight)` pairs, terms in
+    /// ascending order: the boosts of the second-stage BM25 query.
+    #[pyo3(signature = (query, *, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn rm3_query(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        k1: f64,
+        b: f64,
+        fb_terms: i64,
+        fb_docs: i64,
+        original_query_weight: f64,
+        filter_terms: bool,
+    ) -> PyResult<Vec<(String, f32)>> {
+        let index = self.snapshot();
+        let bm25 = lucene_bm25(k1, b)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
+        Ok(py
+            .detach(|| rm3::expanded_query(&index, query, &bm25, &params, Algorithm::Auto))
+            .map_err(CoreError)?)
     }
 
     /// The analyzed terms of `query`, with their query frequency, as the index sees them.
