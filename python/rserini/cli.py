@@ -16,6 +16,7 @@ import numpy as np
 
 from rserini._core import ANALYZER_PRESETS, Index, read_queries, saved_index_source
 from rserini.exceptions import RseriniError
+from rserini.formats import check_run_ids
 
 CACHE_DIR = ".rserini"
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -112,7 +113,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.append:
         index = Index.load(args.index)
-        added = index.add_jsonl(args.input)
+        added = index.add_jsonl(args.input, duplicates=args.duplicates)
         index.commit(threads=args.threads)
         what = f"added {added:,} documents"
     else:
@@ -123,6 +124,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=_progress(not args.quiet),
             memory_mb=args.memory_mb,
+            duplicates=args.duplicates,
         )
         index.save(args.index)
         what = "indexed"
@@ -219,11 +221,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return _run_as_pyserini(args, index, queries)
     qids = [q for q, _ in queries]
     texts = [t for _, t in queries]
+    for qid in qids:
+        check_run_ids(qid, [])
     depth = args.k + 1 if args.remove_query else args.k
     start = time.perf_counter()
     ids, scores = index.batch_search(texts, k=depth, threads=args.threads, **_model_kwargs(args))
     elapsed = time.perf_counter() - start
     docids = index.docids(ids)
+    for qid, row_docids in zip(qids, docids, strict=True):
+        check_run_ids(qid, row_docids)
     lines = 0
     with open(args.output, "w", encoding="utf-8") as out:
         for qid, row_docids, row_scores in zip(qids, docids, scores, strict=True):
@@ -260,6 +266,8 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
     )
     elapsed = time.perf_counter() - start
+    for qid, hits in results.items():
+        check_run_ids(qid, [hit.docid.strip() for hit in hits])
     lines = write_run(results, args.output, tag=args.tag)
     if not args.quiet:
         print(
@@ -453,6 +461,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=256,
         help="memory budget of the build in MB: past it, postings are compressed into a "
         "segment and the segments merged at the end; same index, less memory (default: 256)",
+    )
+    p.add_argument(
+        "--duplicates",
+        choices=("error", "keep"),
+        default="error",
+        help="a docid given twice: refuse the corpus (default), or keep every copy, "
+        "as Lucene and Pyserini do",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

@@ -54,6 +54,9 @@ pub enum Error {
         "another writer holds the lock {0}; wait for it to commit, or remove the file if no rserini process is writing"
     )]
     Locked(PathBuf),
+    /// Memory could not be allocated.
+    #[error("out of memory: cannot allocate {0}")]
+    OutOfMemory(String),
     /// An operating-system error, with the path involved.
     #[error("{path}: {source}")]
     Io {

@@ -6,7 +6,8 @@
 //! subclasses (`FileNotFoundError`, `PermissionError`, ...).
 
 use pyo3::exceptions::{
-    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyMemoryError, PyOSError,
+    PyPermissionError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -70,6 +71,7 @@ impl From<CoreError> for PyErr {
             ),
             Error::UnknownDocid(_) => raise("UnknownDocidError", message, &[]),
             Error::Locked(path) => raise("IndexLockedError", message, &[("path", path_of(&path))]),
+            Error::OutOfMemory(_) => PyMemoryError::new_err(message),
             Error::Corrupted { path, .. } => {
                 raise("IndexCorruptedError", message, &[("path", path_of(&path))])
             }

@@ -3,11 +3,14 @@
 //! the work then runs without the GIL.
 
 mod analyzer;
+mod args;
 mod convert;
 mod errors;
 mod fusion;
 mod index;
 mod results;
+mod snapshot_ids;
+mod threads;
 
 use pyo3::prelude::*;
 
@@ -16,6 +19,8 @@ use pyo3::prelude::*;
 mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
+    #[pymodule_export]
+    use crate::args::_check_bm25;
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
@@ -29,6 +34,7 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        crate::threads::install_fork_hook();
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("INDEX_FORMAT_VERSION", rserini_core::store::FORMAT_VERSION)?;
         m.add("ANALYZER_PRESETS", rserini_core::analysis::PRESETS.to_vec())?;
