@@ -244,7 +244,7 @@ def check_run_ids(qid: str, docids: Sequence[str]) -> None:
         If a docid is empty or contains whitespace.
     """
     _check_token(qid, "query id")
-    if len(" ".join(docids).split()) != len(docids):
+    if " ".join(docids).split() != list(docids):
         for docid in docids:
             _check_token(docid, "docid")
 

@@ -6,6 +6,7 @@ pool must not outlive the test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -40,8 +41,6 @@ def run_python(
         raise AssertionError(f"timed out after {timeout}s (hung):\n{out}\n{err}") from None
     finally:
         # Grandchildren left behind by a failed case.
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)

@@ -255,22 +255,16 @@ fn memory_budget(memory_mb: f64) -> CoreResult<usize> {
     Ok((memory_mb * 1_048_576.0) as usize)
 }
 
+/// Feeds Python documents to `builder` in batches and finishes it.
 fn build_from_py(
     py: Python<'_>,
     docs: &Bound<'_, PyAny>,
-    config: AnalyzerConfig,
-    store: bool,
+    mut builder: IndexBuilder,
     threads: Option<usize>,
     progress: bool,
-    budget: usize,
-    duplicates: Duplicates,
 ) -> PyResult<Index> {
     let total = docs.len().ok().map(|n| n as u64);
     let bar = progress_bar(progress, total, "indexing");
-    let mut builder = IndexBuilder::new(config, store)
-        .map_err(CoreError)?
-        .with_memory_budget(budget)
-        .with_duplicates(duplicates);
     let dumps = json_dumps(py)?;
     let mut batch = Vec::with_capacity(PY_BATCH);
     let add = |py: Python<'_>, builder: &mut IndexBuilder, batch: Vec<Doc>| -> PyResult<()> {
@@ -332,8 +326,11 @@ impl PyIndex {
         let budget = memory_budget(memory_mb)?;
         let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
         let threads = threads.map(|t| t.0);
-        let index =
-            build_from_py(py, docs, config, store, threads, progress, budget, duplicates)?;
+        let builder = IndexBuilder::new(config, store)
+            .map_err(CoreError)?
+            .with_memory_budget(budget)
+            .with_duplicates(duplicates);
+        let index = build_from_py(py, docs, builder, threads, progress)?;
         Ok(PyIndex::new(index, None))
     }
 

@@ -9,8 +9,8 @@
 
 use std::sync::Arc;
 
-use numpy::ndarray::Array2;
 use numpy::PyArray2;
+use numpy::ndarray::Array2;
 use pyo3::prelude::*;
 use rserini_core::index::Index;
 
