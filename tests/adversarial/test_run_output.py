@@ -35,20 +35,25 @@ def corpus(folder: Path, docid: str) -> Path:
     return index
 
 
+def run(folder: Path, docid: str, *flags: str, queries: str = "q1\tpackets\n") -> Any:
+    """``rserini run`` over a two-document index holding ``docid``: (outcome, run path).
+
+    ``queries`` is a ``qid<TAB>text`` file, or JSONL when it starts with ``{``.
+    """
+    index = corpus(folder, docid)
+    path = folder / ("queries.jsonl" if queries.startswith("{") else "queries.tsv")
+    path.write_text(queries)
+    output = folder / "run.trec"
+    return cli("run", "--index", index, "--queries", path, "--output", output, *flags), output
+
+
 @pytest.mark.parametrize(
     ("docid", "pyserini"),
     # Pyserini strips docids as it writes them, and --pyserini does as it does.
     [(d, False) for d in BAD] + [(d, True) for d in BAD if d == d.strip()],
 )
 def test_run_refuses_a_docid_with_whitespace(tmp_path: Path, docid: str, pyserini: bool) -> None:
-    index = corpus(tmp_path, docid)
-    queries = tmp_path / "queries.tsv"
-    queries.write_text("q1\tpackets\n")
-    output = tmp_path / "run.trec"
-    out = cli(
-        "run", "--index", index, "--queries", queries, "--output", output,
-        *(["--pyserini"] if pyserini else []),
-    )  # fmt: skip
+    out, output = run(tmp_path, docid, *(["--pyserini"] if pyserini else []))
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr
     assert out.stderr.startswith(f"rserini: error: docid {docid!r} is empty or contains")
@@ -57,33 +62,21 @@ def test_run_refuses_a_docid_with_whitespace(tmp_path: Path, docid: str, pyserin
 
 
 def test_run_as_pyserini_strips_docids_as_pyserini_does(tmp_path: Path) -> None:
-    index = corpus(tmp_path, " lead ")
-    queries = tmp_path / "queries.tsv"
-    queries.write_text("q1\tpackets\n")
-    output = tmp_path / "run.trec"
-    out = cli("run", "--index", index, "--queries", queries, "--output", output, "--pyserini")
+    out, output = run(tmp_path, " lead ", "--pyserini")
     assert out.returncode == 0, out.stderr
     assert [line.split()[2] for line in output.read_text().splitlines()] == ["lead", "ok"]
 
 
 @pytest.mark.parametrize("qid", ["q 1", "q\u00a01"])
 def test_run_refuses_a_query_id_with_whitespace(tmp_path: Path, qid: str) -> None:
-    index = corpus(tmp_path, "fine")
-    queries = tmp_path / "queries.jsonl"
-    queries.write_text(json.dumps({"_id": qid, "text": "packets"}) + "\n")
-    output = tmp_path / "run.trec"
-    out = cli("run", "--index", index, "--queries", queries, "--output", output)
+    out, output = run(tmp_path, "fine", queries=json.dumps({"_id": qid, "text": "packets"}))
     assert out.returncode == 1, out.stderr
     assert out.stderr.startswith(f"rserini: error: query id {qid!r}")
     assert not output.exists()
 
 
 def test_run_with_clean_ids_still_writes_every_line(tmp_path: Path) -> None:
-    index = corpus(tmp_path, "fine")
-    queries = tmp_path / "queries.tsv"
-    queries.write_text("q1\tpackets\n")
-    output = tmp_path / "run.trec"
-    out = cli("run", "--index", index, "--queries", queries, "--output", output)
+    out, output = run(tmp_path, "fine")
     assert out.returncode == 0, out.stderr
     lines = output.read_text().splitlines()
     assert [line.split()[:4] for line in lines] == [
