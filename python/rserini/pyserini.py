@@ -411,6 +411,10 @@ class LuceneSearcher:
     def doc(self, docid: str | int) -> Document | None:
         """A stored document, as Pyserini's ``LuceneSearcher.doc``.
 
+        A docid indexed more than once (``duplicates="keep"``) gives its first copy, as
+        Pyserini does; an internal id of a later copy also gives the first copy, where
+        Pyserini gives that copy.
+
         Parameters
         ----------
         docid
