@@ -28,10 +28,13 @@ def index(request: pytest.FixtureRequest, tmp_path: Path) -> rserini.Index:
 
 
 def change(index: rserini.Index) -> None:
-    """A commit that renumbers: "a" deleted, a new document matching "apple"."""
+    """Commits that renumber: "a" deleted, a new document matching "apple", and a
+    merge that closes the gap, so that every old id names another document."""
     index.delete(["a"])
     index.add([("e", "apple apple elderberry")])
     index.commit()
+    index.optimize()
+    assert index.docids([0, 1, 2, 3]) == ["b", "c", "d", "e"]
 
 
 def test_ids_read_after_a_commit_name_the_documents_found(index: rserini.Index) -> None:
@@ -52,9 +55,11 @@ def test_ids_read_after_a_commit_name_the_documents_found(index: rserini.Index) 
 def test_ids_survive_several_commits(index: rserini.Index) -> None:
     ids, _ = index.batch_search(["apple"], k=4)
     for i in range(5):
+        index.delete([DOCS[i % 4][0] if i < 4 else "x0"])
         index.add([(f"x{i}", "apple " * (i + 2))])
         index.commit()
     index.optimize()
+    assert index.docids([0, 2]) != ["a", "c"]  # the ids now name other documents
     assert index.docids(ids) == [["a", "c"]]
 
 
