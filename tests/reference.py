@@ -261,7 +261,8 @@ def rrf(
 ) -> list[tuple[Hashable, float]]:
     """Reciprocal-rank fusion: ``score(d) = sum_i w_i / (k + rank_i(d) + 1)``, 0-based ranks.
 
-    Only the first ``depth`` entries of each ranking count. Contributions are
+    Only the first ``depth`` entries of each ranking count, and an item repeated
+    within one ranking counts once, at its first (best) rank. Contributions are
     added in scanning order (ranking 0 first); items of equal score keep their
     order of first appearance (a stable sort).
     """
@@ -269,7 +270,11 @@ def rrf(
     for i, ranking in enumerate(rankings):
         w = 1.0 if weights is None else float(weights[i])
         listed = ranking if depth is None else ranking[:depth]
+        counted: set[Hashable] = set()
         for r, item in enumerate(listed):
+            if item in counted:
+                continue
+            counted.add(item)
             contribution = w / (float(k) + float(r) + 1.0)
             scores[item] = scores[item] + contribution if item in scores else contribution
     return sorted(scores.items(), key=lambda pair: -pair[1])

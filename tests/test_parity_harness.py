@@ -44,6 +44,7 @@ def test_read_corpus_makes_both_sides_see_the_same_documents(tmp_path: Path) -> 
     assert docs == [
         ("a", "Title body"),
         ("b", " "),
+        ("a", "again dup"),  # every copy, as Lucene indexes them
         ("c", "bad \ufffd byte"),
         ("d", "lone \ufffd surrogate"),
         ("7", "numeric id"),

@@ -325,7 +325,7 @@ def test_cli_tune_errors(tmp_path: Path) -> None:
     assert out.returncode == 1 and "--queries and --qrels are needed" in out.stderr
     assert "Traceback" not in out.stderr
     out = cli("tune", "--corpus", folder, "--b", "0,2", "--no-plot")
-    assert out.returncode == 1 and "b must be in [0, 1]" in out.stderr
+    assert out.returncode == 1 and "b must be between 0 and 1" in out.stderr
     out = cli("tune", "--corpus", folder, "--metric", "ERR@20", "--no-plot")
     assert out.returncode == 1 and "not one of trec_eval's" in out.stderr
 

@@ -131,6 +131,7 @@ class Index:
         threads: int | None = None,
         progress: bool = True,
         memory_mb: float = 256,
+        duplicates: Literal["error", "keep"] = "error",
     ) -> Index:
         """Indexes ``(docid, text)`` pairs, :class:`rserini.Document` objects or dicts
         (``{"id", "contents"}``, or BEIR ``{"_id", "title", "text"}`` indexed as
@@ -140,11 +141,17 @@ class Index:
         postings gathered so far are compressed into a segment of their own, and
         the segments are merged into one at the end (the index is the same
         whatever the budget; only the build's time and peak memory change).
+        ``duplicates="keep"`` indexes every copy of a repeated docid, as Lucene
+        does (see :meth:`add`). ``threads`` is ``None`` (all cores) or between 1
+        and 256 (four per core on larger machines); every call with threads runs
+        on a kept pool, rebuilt after ``fork()``.
 
         Raises
         ------
         DocumentError
-            For an empty or duplicate docid.
+            For an empty docid, or a duplicate one unless ``duplicates="keep"``.
+        QueryError
+            For ``threads`` out of range or an unknown ``duplicates`` policy.
         TypeError
             For an item that is neither a pair nor a dict, or non-str fields.
         """
@@ -157,12 +164,14 @@ class Index:
         threads: int | None = None,
         progress: bool = True,
         memory_mb: float = 256,
+        duplicates: Literal["error", "keep"] = "error",
         max_line_bytes: int = 67108864,
     ) -> Index:
         """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-        reading them in a stream; ``memory_mb`` is as for :meth:`build`. In a folder
-        holding ``corpus.jsonl`` or ``corpus.jsonl.gz`` (a BEIR data set) only that
-        file is read. A UTF-8 byte order mark opening a file is skipped.
+        reading them in a stream; ``memory_mb``, ``threads`` and ``duplicates`` are as
+        for :meth:`build`. In a folder holding ``corpus.jsonl`` or ``corpus.jsonl.gz``
+        (a BEIR data set) only that file is read. A UTF-8 byte order mark opening a
+        file is skipped.
 
         Raises
         ------
@@ -214,9 +223,18 @@ class Index:
         IndexLockedError
             If another writer holds the folder.
         """
-    def add(self, docs: Iterable[DocLike]) -> None:
+    def add(
+        self, docs: Iterable[DocLike], *, duplicates: Literal["error", "keep"] = "error"
+    ) -> None:
         """Queues documents to add at the next :meth:`commit` (takes the folder's
         writer lock when the index lives in a folder).
+
+        With ``duplicates="keep"``, a docid already in the index (or given twice) is
+        indexed again, as Lucene's ``addDocument`` does: every copy is searched and
+        ranked on its own, copies with equal scores in the order they were added;
+        :meth:`doc`, :meth:`contents`, :meth:`explain` and ``in`` read the first copy;
+        :meth:`delete` deletes every copy. One commit's additions share one policy
+        (a :class:`QueryError` otherwise).
 
         Raises
         ------
@@ -224,11 +242,18 @@ class Index:
             If another writer holds the folder, or this process was forked from the
             process that took the lock (a child never commits its parent's changes).
         """
-    def add_jsonl(self, path: StrPath, *, max_line_bytes: int = 67108864) -> int:
+    def add_jsonl(
+        self,
+        path: StrPath,
+        *,
+        duplicates: Literal["error", "keep"] = "error",
+        max_line_bytes: int = 67108864,
+    ) -> int:
         """Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
         returns how many."""
     def delete(self, docids: str | Sequence[str]) -> None:
-        """Queues documents to delete at the next :meth:`commit`.
+        """Queues documents to delete at the next :meth:`commit`; a docid with several
+        copies loses them all, as Lucene's delete-by-term.
 
         Raises
         ------
@@ -274,11 +299,17 @@ class Index:
         """The analyzer of documents and queries."""
     def stats(self) -> dict[str, object]:
         """Counts (live documents, terms, postings, total terms, avgdl, segments,
-        deleted documents), sizes (postings and store bytes) and the analyzer."""
+        deleted documents), sizes (postings and store bytes) and the analyzer.
+        ``avgdl`` is the mean length over all documents (0 for an empty index);
+        ``avgdl_lucene`` and ``avgdl_exact`` are the means BM25 scores with under
+        ``length="lucene"`` (documents with at least one indexed term, as Lucene)
+        and ``length="exact"`` (every document)."""
     def __len__(self) -> int: ...
     def __contains__(self, docid: str) -> bool: ...
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
-        """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids."""
+        """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
+        :meth:`batch_search` (or a view of it) is read in the snapshot that produced
+        it, even after a commit; other ids (lists, copies) in the current one."""
     def search(
         self,
         query: str,
@@ -304,8 +335,11 @@ class Index:
         Raises
         ------
         QueryError
-            For an empty query, ``k <= 0``, ``k1 < 0``, ``b`` outside [0, 1] or
-            ``mu`` negative or not finite.
+            For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
+            negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
+            negative or not finite.
+        TypeError
+            For a ``k`` that is not an int.
         """
     def search_pairs(
         self,
@@ -340,7 +374,9 @@ class Index:
         algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
-        of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``."""
+        of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``. ``ids`` stays
+        bound to the snapshot searched: :meth:`docids` maps it right even after a
+        commit. ``threads`` as for :meth:`build`."""
     def batch_search_pairs(
         self,
         queries: Sequence[str],
@@ -472,6 +508,7 @@ def rrf(
     depth: int | None = None,
 ) -> list[tuple[str | int, float]]:
     """Reciprocal-rank fusion: ``sum_i w_i / (k + rank_i + 1)``, 0-based ranks;
+    an item repeated within a ranking counts once, at its first (best) rank;
     ties keep first appearance (ranking 0 first). Only the first ``depth``
     entries of each ranking count when given."""
 
@@ -483,7 +520,14 @@ def rrf_full_depth(
     top: int | None = None,
 ) -> list[tuple[int, float]]:
     """Fusion over documents ``0..num_docs``, each ranking continuing with its
-    unlisted documents in ascending order; the ``top`` best."""
+    unlisted documents in ascending order; the ``top`` best. Memory grows with
+    the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
+    result cannot be held."""
+
+def _check_bm25(
+    k1: float, b: float, *, variant: Variant = "lucene", delta: float | None = None
+) -> None:
+    """Checks BM25 parameters as every search does; raises :class:`QueryError`."""
 
 def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
     """Rebuilds an in-memory index from its pickled files."""

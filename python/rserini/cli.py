@@ -17,6 +17,7 @@ import numpy as np
 from rserini._core import ANALYZER_PRESETS, Index, read_queries
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
+from rserini.formats import check_run_ids
 from rserini.project import CHUNK_LINES
 
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -106,7 +107,9 @@ def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.append:
         index = Index.load(args.index)
-        added = index.add_jsonl(args.input, max_line_bytes=args.max_line_bytes)
+        added = index.add_jsonl(
+            args.input, duplicates=args.duplicates, max_line_bytes=args.max_line_bytes
+        )
         index.commit(threads=args.threads)
         what = f"added {added:,} documents"
     else:
@@ -117,6 +120,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=_progress(not args.quiet),
             memory_mb=args.memory_mb,
+            duplicates=args.duplicates,
             max_line_bytes=args.max_line_bytes,
         )
         index.save(args.index)
@@ -239,6 +243,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return _run_as_pyserini(args, index, queries)
     qids = [q for q, _ in queries]
     texts = [t for _, t in queries]
+    for qid in qids:
+        check_run_ids(qid, [])
     depth = args.k + 1 if args.remove_query else args.k
     start = time.perf_counter()
     if args.rm3 or args.rocchio:
@@ -256,6 +262,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         )
     elapsed = time.perf_counter() - start
     docids = index.docids(ids)
+    for qid, row_docids in zip(qids, docids, strict=True):
+        check_run_ids(qid, row_docids)
     lines = 0
     with open(args.output, "w", encoding="utf-8") as out:
         for qid, row_docids, row_scores in zip(qids, docids, scores, strict=True):
@@ -301,6 +309,8 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
         searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
     )
     elapsed = time.perf_counter() - start
+    for qid, hits in results.items():
+        check_run_ids(qid, [hit.docid.strip() for hit in hits])
     lines = write_run(results, args.output, tag=args.tag)
     if not args.quiet:
         print(
@@ -500,6 +510,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=64 << 20,
         help="longest JSONL line accepted; a longer one is an error (default: 64 MiB)",
+    )
+    p.add_argument(
+        "--duplicates",
+        choices=("error", "keep"),
+        default="error",
+        help="a docid given twice: refuse the corpus (default), or keep every copy, "
+        "as Lucene and Pyserini do",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

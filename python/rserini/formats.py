@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal, TypeAlias
 
 from rserini._core import read_queries
-from rserini.exceptions import ParseError
+from rserini.exceptions import DocumentError, ParseError, QueryError
 
 Run: TypeAlias = dict[str, dict[str, float]]
 """A ranking per query: ``{qid: {docid: score}}``."""
@@ -46,6 +46,7 @@ __all__ = [
     "Queries",
     "Run",
     "beir_collection",
+    "check_run_ids",
     "parse_error",
     "ranked",
     "read_qrels",
@@ -81,10 +82,19 @@ def parse_error(path: StrPath, line: int, message: str) -> ParseError:
 
 
 def _lines(path: StrPath) -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` of each non-blank line, without the line ending."""
-    with open(path, encoding="utf-8") as f:
+    """``(line number, text)`` of each non-blank line, without the line ending.
+
+    Lines are decoded one by one, so that a line that is not UTF-8 gets a
+    :class:`ParseError` naming it.
+    """
+    with open(path, "rb") as f:
         for number, raw in enumerate(f, start=1):
-            text = raw.rstrip("\r\n")
+            try:
+                text = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as e:
+                raise parse_error(
+                    path, number, f"not UTF-8 text ({e.reason} at byte {e.start})"
+                ) from None
             if text.strip():
                 yield number, text
 
@@ -209,7 +219,34 @@ def write_run(
 
 def _check_token(value: str, what: str) -> None:
     if not value or len(value.split()) != 1 or value.strip() != value:
-        raise ValueError(f"{what} {value!r} is empty or contains whitespace")
+        raise _token_error(value, what)
+
+
+def _token_error(value: str, what: str) -> ValueError:
+    """A TREC file's columns are separated by whitespace: it cannot hold ``value``."""
+    kind = QueryError if what == "query id" else DocumentError
+    return kind(
+        f"{what} {value!r} is empty or contains whitespace, which a TREC run cannot hold "
+        "(its columns are separated by whitespace)"
+    )
+
+
+def check_run_ids(qid: str, docids: Sequence[str]) -> None:
+    """Checks that a query id and its ranked docids can be written as TREC run columns.
+
+    One split of the joined row checks a deep ranking at C speed.
+
+    Raises
+    ------
+    QueryError
+        If ``qid`` is empty or contains whitespace.
+    DocumentError
+        If a docid is empty or contains whitespace.
+    """
+    _check_token(qid, "query id")
+    if " ".join(docids).split() != list(docids):
+        for docid in docids:
+            _check_token(docid, "docid")
 
 
 def read_qrels(path: StrPath) -> Qrels:

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rserini._core import Index
+from rserini._core import Index, _check_bm25
 from rserini.exceptions import QueryError, RseriniError, UnknownDocidError
 
 DEFAULT_K1 = 0.9
@@ -301,10 +301,7 @@ class LuceneSearcher:
             For values outside those ranges.
         """
         k1, b = float(k1), float(b)
-        if not (np.isfinite(k1) and k1 >= 0.0):
-            raise QueryError(f"k1 must be a finite number >= 0 (got {k1})")
-        if not 0.0 <= b <= 1.0:
-            raise QueryError(f"b must be between 0 and 1 (got {b})")
+        _check_bm25(k1, b)
         # Pyserini passes the parameters to Java as float32.
         self.k1, self.b = float(np.float32(k1)), float(np.float32(b))
         self.mu = None
@@ -447,6 +444,10 @@ class LuceneSearcher:
 
     def doc(self, docid: str | int) -> Document | None:
         """A stored document, as Pyserini's ``LuceneSearcher.doc``.
+
+        A docid indexed more than once (``duplicates="keep"``) gives its first copy, as
+        Pyserini does; an internal id of a later copy also gives the first copy, where
+        Pyserini gives that copy.
 
         Parameters
         ----------

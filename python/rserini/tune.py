@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rserini._core import _check_bm25
 from rserini.eval import EvaluationError, Evaluator, MissingPolicy, parse_metric, retrieve
 from rserini.exceptions import QueryError, RseriniError
 from rserini.formats import (
@@ -155,10 +156,10 @@ def _check_params(k1s: Sequence[float], bs: Sequence[float]) -> tuple[list[float
     bs = sorted({float(v) for v in bs})
     if not k1s or not bs:
         raise QueryError("the grid needs at least one k1 and one b")
-    if any(not math.isfinite(v) or v < 0 for v in k1s):
-        raise QueryError(f"k1 must be finite and >= 0, got {k1s}")
-    if any(not math.isfinite(v) or not 0 <= v <= 1 for v in bs):
-        raise QueryError(f"b must be in [0, 1], got {bs}")
+    for k1 in k1s:
+        _check_bm25(k1, DEFAULT_B)
+    for b in bs:
+        _check_bm25(DEFAULT_K1, b)
     return k1s, bs
 
 

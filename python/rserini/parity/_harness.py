@@ -45,8 +45,8 @@ class CorpusIssues:
     Attributes
     ----------
     duplicate_docids
-        Docids seen more than once; only the first document of each is indexed, on both
-        sides (Anserini would index every copy, rserini refuses duplicates).
+        Docids seen more than once; every copy is indexed, on both sides, as Lucene
+        indexes them (rserini with ``duplicates="keep"``).
     missing_docids
         Lines without a usable id (skipped on both sides), as ``"file:line"``.
     empty_documents
@@ -66,7 +66,7 @@ class CorpusIssues:
         """One line per kind of issue found."""
         lines = []
         for name, items, what in (
-            ("duplicate_docids", self.duplicate_docids, "first copy indexed on both sides"),
+            ("duplicate_docids", self.duplicate_docids, "every copy indexed on both sides"),
             ("missing_docids", self.missing_docids, "lines skipped on both sides"),
             ("empty_documents", self.empty_documents, "indexed on both sides, never matched"),
             ("invalid_utf8", self.invalid_utf8, "bad bytes replaced by U+FFFD on both sides"),
@@ -178,7 +178,6 @@ def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
                 issues.invalid_utf8.append(docid)
             if docid in seen:
                 issues.duplicate_docids.append(docid)
-                continue
             seen.add(docid)
             if not contents.strip():
                 issues.empty_documents.append(docid)
@@ -882,7 +881,9 @@ def compare(
         pyserini_seconds = time.perf_counter() - start
 
     start = time.perf_counter()
-    index = Index.build(docs, analyzer="lucene-english", threads=threads, progress=False)
+    index = Index.build(
+        docs, analyzer="lucene-english", threads=threads, progress=False, duplicates="keep"
+    )
     rserini_runs = _rserini_runs(index, topics, settings, k, threads, mode)
     rserini_seconds = time.perf_counter() - start
     ours = Analyzer("lucene-english").analyze_batch(texts)

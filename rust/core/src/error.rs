@@ -68,7 +68,7 @@ pub enum Error {
         /// The process that took the lock.
         owner: u32,
     },
-    /// Memory for a read could not be allocated.
+    /// Memory could not be allocated.
     #[error("out of memory: cannot allocate {0}")]
     OutOfMemory(String),
     /// An operating-system error, with the path involved.

@@ -6,6 +6,7 @@
 //! the Python implementations that this one replaces do.
 
 use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
@@ -59,17 +60,25 @@ pub fn rrf_top<T: Hash + Eq + Clone>(
     let expected = rankings.iter().map(Vec::len).max().unwrap_or(0);
     let mut position: FxHashMap<&T, usize> =
         FxHashMap::with_capacity_and_hasher(expected, Default::default());
+    // Each item's score, and the last ranking that counted it.
     let mut fused: Vec<(T, f64)> = Vec::with_capacity(expected);
+    let mut counted_in: Vec<usize> = Vec::with_capacity(expected);
     for (i, ranking) in rankings.iter().enumerate() {
         let w = weights.map_or(1.0, |w| w[i]);
         let take = depth.unwrap_or(ranking.len()).min(ranking.len());
         for (rank, item) in ranking[..take].iter().enumerate() {
             let contribution = w / (k + rank as f64 + 1.0);
             match position.get(item) {
-                Some(&p) => fused[p].1 += contribution,
+                // A repeat within one ranking: only its first (best) rank counts.
+                Some(&p) if counted_in[p] == i => {}
+                Some(&p) => {
+                    fused[p].1 += contribution;
+                    counted_in[p] = i;
+                }
                 None => {
                     position.insert(item, fused.len());
                     fused.push((item.clone(), contribution));
+                    counted_in.push(i);
                 }
             }
         }
@@ -136,12 +145,14 @@ pub fn rrf_ranks<T: Clone, const R: usize>(
 /// Full-depth fusion over a collection of `num_docs` documents: each ranking
 /// lists some documents, and implicitly continues with every unlisted
 /// document in ascending id order, so every document is fused. Returns the
-/// `top` best `(doc, score)` pairs (all documents when `top` is `None`).
+/// `top` best `(doc, score)` pairs (all documents when `top` is `None`),
+/// exactly as [`rrf`] over the completed rankings would.
 ///
-/// When every ranking lists the same documents and all weights are positive
-/// (the case of BM25 and TF-IDF over the documents matching a query), the
-/// listed documents all outrank the others, and only they are fused; the
-/// rest follow in id order.
+/// Memory is proportional to the rankings and `top`, never to `num_docs`:
+/// a document no ranking lists has its ranks computed from the counts of
+/// listed documents before it. With no negative weight, such documents
+/// score lower the later they come, so only the first `top` of them are
+/// candidates; a negative weight makes every document one.
 pub fn rrf_full_depth(
     num_docs: u32,
     rankings: &[Vec<u32>],
@@ -156,57 +167,154 @@ pub fn rrf_full_depth(
         )));
     }
     let top = top.unwrap_or(num_docs as usize).min(num_docs as usize);
-    if rankings.is_empty() {
+    if rankings.is_empty() || top == 0 {
         return Ok(Vec::new());
     }
+    let lists: Vec<Completed> = rankings.iter().map(|r| Completed::new(r)).collect();
+    let mut listed: Vec<u32> = lists
+        .iter()
+        .flat_map(|l| l.sorted.iter().copied())
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
     let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
-    let same_members = {
-        let mut first: Vec<u32> = rankings[0].clone();
-        first.sort_unstable();
-        first.windows(2).all(|w| w[0] != w[1])
-            && rankings[1..].iter().all(|r| {
-                let mut other = r.clone();
-                other.sort_unstable();
-                other == first
-            })
+    let unlisted_budget = if (0..rankings.len()).all(|i| weight(i) >= 0.0) {
+        top
+    } else {
+        num_docs as usize
     };
-    if same_members && (0..rankings.len()).all(|i| weight(i) > 0.0) {
-        let members = rankings[0].len();
-        let mut fused = rrf(rankings, k, weights, None)?;
-        fused.truncate(top);
-        if fused.len() < top {
-            let mut listed = vec![false; num_docs as usize];
-            for &d in &rankings[0] {
-                listed[d as usize] = true;
-            }
-            let rest = (0..num_docs).filter(|&d| !listed[d as usize]);
-            for (j, doc) in rest.take(top - fused.len()).enumerate() {
-                let rank = (members + j) as f64;
-                let score = (0..rankings.len())
-                    .map(|i| weight(i) / (k + rank + 1.0))
-                    .sum();
-                fused.push((doc, score));
+    let unlisted = Unlisted {
+        listed: &listed,
+        next: 0,
+        doc: 0,
+        end: num_docs,
+    }
+    .take(unlisted_budget);
+
+    let mut best: BinaryHeap<Candidate> = BinaryHeap::new();
+    best.try_reserve(top.min(listed.len() + unlisted_budget) + 1)
+        .map_err(|_| Error::OutOfMemory(format!("the {top} best of {num_docs} fused documents")))?;
+    for doc in listed.iter().copied().chain(unlisted) {
+        let score = lists
+            .iter()
+            .enumerate()
+            .map(|(i, l)| weight(i) / (k + l.rank(doc) as f64 + 1.0))
+            .reduce(|sum, c| sum + c)
+            .expect("at least one ranking");
+        let candidate = Candidate {
+            score,
+            first_seen: lists[0].rank(doc),
+            doc,
+        };
+        if best.len() < top {
+            best.push(candidate);
+        } else if best.peek().is_some_and(|worst| candidate < *worst) {
+            best.pop();
+            best.push(candidate);
+        }
+    }
+    Ok(best
+        .into_sorted_vec()
+        .into_iter()
+        .map(|c| (c.doc, c.score))
+        .collect())
+}
+
+/// One ranking, completed with its unlisted documents in ascending order.
+struct Completed {
+    /// Each listed document's first (best) position.
+    first: FxHashMap<u32, u64>,
+    /// The distinct listed documents, ascending.
+    sorted: Vec<u32>,
+    /// Positions taken by listed documents, repeats included.
+    len: u64,
+}
+
+impl Completed {
+    fn new(ranking: &[u32]) -> Self {
+        let mut first = FxHashMap::with_capacity_and_hasher(ranking.len(), Default::default());
+        for (position, &doc) in ranking.iter().enumerate() {
+            first.entry(doc).or_insert(position as u64);
+        }
+        let mut sorted = ranking.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        Completed {
+            first,
+            sorted,
+            len: ranking.len() as u64,
+        }
+    }
+
+    /// The 0-based rank of `doc` in the completed ranking.
+    fn rank(&self, doc: u32) -> u64 {
+        match self.first.get(&doc) {
+            Some(&position) => position,
+            None => {
+                let listed_before = self.sorted.partition_point(|&d| d < doc) as u64;
+                self.len + u64::from(doc) - listed_before
             }
         }
-        return Ok(fused);
     }
-    let completed: Vec<Vec<u32>> = rankings
-        .iter()
-        .map(|r| {
-            let mut listed = vec![false; num_docs as usize];
-            let mut full = Vec::with_capacity(num_docs as usize);
-            for &d in r {
-                listed[d as usize] = true;
-                full.push(d);
-            }
-            full.extend((0..num_docs).filter(|&d| !listed[d as usize]));
-            full
-        })
-        .collect();
-    let mut fused = rrf(&completed, k, weights, None)?;
-    fused.truncate(top);
-    Ok(fused)
 }
+
+/// The documents `0..end` that are not in `listed` (sorted, distinct), ascending.
+struct Unlisted<'a> {
+    listed: &'a [u32],
+    next: usize,
+    doc: u32,
+    end: u32,
+}
+
+impl Iterator for Unlisted<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        while self.doc < self.end {
+            let doc = self.doc;
+            self.doc += 1;
+            if self.listed.get(self.next) == Some(&doc) {
+                self.next += 1;
+            } else {
+                return Some(doc);
+            }
+        }
+        None
+    }
+}
+
+/// A fused document, ordered best first: higher score, then earlier first
+/// appearance (its rank in the first completed ranking), as [`rrf`] orders.
+struct Candidate {
+    score: f64,
+    first_seen: u64,
+    doc: u32,
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Scores are finite; `partial_cmp` treats -0.0 and 0.0 as equal, as `rrf` does.
+        other
+            .score
+            .partial_cmp(&self.score)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(self.first_seen.cmp(&other.first_seen))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Candidate {}
 
 #[cfg(test)]
 mod tests {
@@ -294,5 +402,72 @@ mod tests {
         let mixed = rrf_full_depth(5, &[vec![3], vec![]], 60.0, None, Some(2)).unwrap();
         let order: Vec<u32> = mixed.iter().map(|x| x.0).collect();
         assert_eq!(order, [0, 3]);
+    }
+
+    #[test]
+    fn repeats_count_once_at_their_best_rank() {
+        let fused = rrf(&[vec!["a", "a", "a"]], 60.0, None, None).unwrap();
+        assert_eq!(fused, [("a", 1.0 / 61.0)]);
+        // The repeat still takes its position: "b" is at rank 2.
+        let fused = rrf(&[vec!["a", "a", "b"], vec!["b"]], 60.0, None, None).unwrap();
+        assert_eq!(fused, [("b", 1.0 / 63.0 + 1.0 / 61.0), ("a", 1.0 / 61.0)]);
+    }
+
+    /// `rrf_full_depth` by its definition: `rrf` over the completed rankings.
+    fn full_depth_reference(
+        num_docs: u32,
+        rankings: &[Vec<u32>],
+        weights: Option<&[f64]>,
+        top: Option<usize>,
+    ) -> Vec<(u32, f64)> {
+        let completed: Vec<Vec<u32>> = rankings
+            .iter()
+            .map(|r| {
+                let mut f = r.clone();
+                f.extend((0..num_docs).filter(|d| !r.contains(d)));
+                f
+            })
+            .collect();
+        let mut fused = rrf(&completed, 60.0, weights, None).unwrap();
+        fused.truncate(top.unwrap_or(usize::MAX));
+        fused
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn full_depth_equals_its_definition(
+            num_docs in 1u32..40,
+            raw in proptest::collection::vec(proptest::collection::vec(0u32..40, 0..12), 1..4),
+            signed in proptest::collection::vec(-2.0f64..2.0, 4),
+            negative in proptest::bool::ANY,
+            top in proptest::option::of(0usize..50),
+        ) {
+            let rankings: Vec<Vec<u32>> = raw
+                .iter()
+                .map(|r| r.iter().map(|d| d % num_docs).collect())
+                .collect();
+            let weights: Vec<f64> = signed[..rankings.len()]
+                .iter()
+                .map(|w| if negative { *w } else { w.abs() })
+                .collect();
+            let fast = rrf_full_depth(num_docs, &rankings, 60.0, Some(&weights), top).unwrap();
+            proptest::prop_assert_eq!(
+                fast,
+                full_depth_reference(num_docs, &rankings, Some(&weights), top)
+            );
+        }
+    }
+
+    #[test]
+    fn full_depth_memory_follows_the_inputs() {
+        // Four billion documents, three asked for: no per-document table. The
+        // documents past 20 score lower than those before (their ranks only
+        // grow), so the best three are those of 20 documents.
+        let rankings = [vec![7, 3], vec![3]];
+        let fused = rrf_full_depth(u32::MAX, &rankings, 60.0, None, Some(3)).unwrap();
+        let mut small = full_depth_reference(20, &rankings, None, Some(3));
+        small.truncate(3);
+        assert_eq!(fused, small);
     }
 }

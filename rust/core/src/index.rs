@@ -30,6 +30,31 @@ pub const MAX_SEGMENTS: usize = 8;
 /// A segment with more than this share of deleted documents is rewritten.
 pub const MAX_DELETED_SHARE: f64 = 0.3;
 
+/// What to do with a document whose docid is already in the index or batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplicates {
+    /// Refuse it: docids are unique (the default).
+    #[default]
+    Error,
+    /// Index every copy, as Lucene does: each is searched and ranked on its
+    /// own (copies with equal scores in the order they were added), lookups
+    /// by docid find the first copy, and deleting a docid deletes them all.
+    Keep,
+}
+
+impl Duplicates {
+    /// Parses `"error"` or `"keep"`.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "error" => Ok(Duplicates::Error),
+            "keep" => Ok(Duplicates::Keep),
+            other => Err(Error::Query(format!(
+                "unknown duplicates policy {other:?}; choose \"error\" or \"keep\""
+            ))),
+        }
+    }
+}
+
 /// Size figures of an index (live documents only).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexStats {
@@ -160,10 +185,18 @@ pub struct Index {
     pub(crate) dir: Option<PathBuf>,
     /// The `meta.json` generation this index was loaded from or saved as (0: never).
     pub(crate) generation: u64,
-    docid_lookup: OnceLock<HashMap<String, u32>>,
+    docid_lookup: OnceLock<DocidLookup>,
     tfidf_norms: OnceLock<Vec<Vec<f64>>>,
     /// Distinct terms and postings, counted on first use: not load work.
     term_counts: OnceLock<(u64, u64)>,
+}
+
+/// Live docids to global ids.
+struct DocidLookup {
+    /// Each docid's first copy.
+    first: HashMap<String, u32>,
+    /// The further copies of a docid added more than once, by first copy.
+    more: HashMap<u32, Vec<u32>>,
 }
 
 impl std::fmt::Debug for Index {
@@ -336,25 +369,49 @@ impl Index {
         out
     }
 
-    /// The global id of the live document `docid`.
+    /// The global id of the live document `docid` (its first copy, if it
+    /// was added more than once with [`Duplicates::Keep`]).
     pub fn doc(&self, docid: &str) -> Result<u32> {
-        let lookup = self.docid_lookup.get_or_init(|| {
-            let mut map = HashMap::with_capacity(self.len());
+        self.lookup()
+            .first
+            .get(docid)
+            .copied()
+            .ok_or_else(|| Error::UnknownDocid(docid.to_owned()))
+    }
+
+    /// The global ids of every live copy of `docid`, first copy first.
+    pub fn copies(&self, docid: &str) -> Result<Vec<u32>> {
+        let first = self.doc(docid)?;
+        let mut ids = vec![first];
+        ids.extend(self.lookup().more.get(&first).into_iter().flatten());
+        Ok(ids)
+    }
+
+    fn lookup(&self) -> &DocidLookup {
+        self.docid_lookup.get_or_init(|| {
+            let mut lookup = DocidLookup {
+                first: HashMap::with_capacity(self.len()),
+                more: HashMap::new(),
+            };
             for (s, seg) in self.segments.iter().enumerate() {
                 for d in 0..seg.data.len() as u32 {
                     if !seg.is_deleted(d)
                         && let Some(id) = seg.data.docid(d)
                     {
-                        map.insert(id.to_owned(), self.global(s, d));
+                        let global = self.global(s, d);
+                        match lookup.first.entry(id.to_owned()) {
+                            std::collections::hash_map::Entry::Vacant(slot) => {
+                                slot.insert(global);
+                            }
+                            std::collections::hash_map::Entry::Occupied(first) => {
+                                lookup.more.entry(*first.get()).or_default().push(global);
+                            }
+                        }
                     }
                 }
             }
-            map
-        });
-        lookup
-            .get(docid)
-            .copied()
-            .ok_or_else(|| Error::UnknownDocid(docid.to_owned()))
+            lookup
+        })
     }
 
     /// The stored text and original fields of `docid`.
@@ -460,33 +517,54 @@ impl Index {
     /// then merged by the merge policy. Fails, changing nothing, on an unknown
     /// docid to delete or an added docid that would not be unique.
     pub fn with_changes(&self, adds: Vec<Doc>, deletes: &[String], store: bool) -> Result<Index> {
+        self.with_changes_as(adds, deletes, store, Duplicates::Error)
+    }
+
+    /// [`Index::with_changes`] under a [`Duplicates`] policy: with `Keep`,
+    /// added docids need not be unique, and deleting a docid deletes every
+    /// copy.
+    pub fn with_changes_as(
+        &self,
+        adds: Vec<Doc>,
+        deletes: &[String],
+        store: bool,
+        duplicates: Duplicates,
+    ) -> Result<Index> {
         let mut deletions: Vec<Option<Deletions>> = vec![None; self.segments.len()];
         let mut deleted: HashSet<&str> = HashSet::new();
         for docid in deletes {
             if !deleted.insert(docid.as_str()) {
                 continue;
             }
-            let (s, d) = self.locate(self.doc(docid)?).expect("lookup ids are valid");
-            let seg = &self.segments[s];
-            deletions[s]
-                .get_or_insert_with(|| {
-                    seg.deletions
-                        .as_deref()
-                        .cloned()
-                        .unwrap_or_else(|| Deletions::new(seg.data.len()))
-                })
-                .insert(d);
-        }
-        for doc in &adds {
-            let exists = !deleted.contains(doc.docid.as_str()) && self.doc(&doc.docid).is_ok();
-            if exists {
-                return Err(Error::Document(format!(
-                    "docid {:?} is already in the index; delete it first to replace it",
-                    doc.docid
-                )));
+            for id in self.copies(docid)? {
+                let (s, d) = self.locate(id).expect("lookup ids are valid");
+                let seg = &self.segments[s];
+                deletions[s]
+                    .get_or_insert_with(|| {
+                        seg.deletions
+                            .as_deref()
+                            .cloned()
+                            .unwrap_or_else(|| Deletions::new(seg.data.len()))
+                    })
+                    .insert(d);
             }
         }
-        check_new_docids(&adds, 0, |_| None)?;
+        match duplicates {
+            Duplicates::Error => {
+                for doc in &adds {
+                    let exists =
+                        !deleted.contains(doc.docid.as_str()) && self.doc(&doc.docid).is_ok();
+                    if exists {
+                        return Err(Error::Document(format!(
+                            "docid {:?} is already in the index; delete it first to replace it, or add it with duplicates=\"keep\"",
+                            doc.docid
+                        )));
+                    }
+                }
+                check_new_docids(&adds, 0, |_| None)?;
+            }
+            Duplicates::Keep => check_nonempty_docids(&adds, 0)?,
+        }
         let mut segments: Vec<Segment> = self
             .segments
             .iter()
@@ -576,6 +654,7 @@ pub struct IndexBuilder {
     done: Vec<SortedRun>,
     done_docs: usize,
     seen: DocidSet,
+    duplicates: Duplicates,
 }
 
 impl IndexBuilder {
@@ -591,7 +670,14 @@ impl IndexBuilder {
             done: Vec::new(),
             done_docs: 0,
             seen: DocidSet::default(),
+            duplicates: Duplicates::Error,
         })
+    }
+
+    /// Sets what to do with a docid added twice (default: an error).
+    pub fn with_duplicates(mut self, duplicates: Duplicates) -> Self {
+        self.duplicates = duplicates;
+        self
     }
 
     /// Sets the memory budget: the estimated bytes of uncompressed postings,
@@ -642,10 +728,14 @@ impl IndexBuilder {
                 "an index holds at most 4,294,967,295 documents".into(),
             ));
         }
-        let mut seen = std::mem::take(&mut self.seen);
-        let recorded = seen.insert_batch(&docs, self.len(), |p| self.docid_at(p));
-        self.seen = seen;
-        recorded?;
+        if self.duplicates == Duplicates::Keep {
+            check_nonempty_docids(&docs, self.len())?;
+        } else {
+            let mut seen = std::mem::take(&mut self.seen);
+            let recorded = seen.insert_batch(&docs, self.len(), |p| self.docid_at(p));
+            self.seen = seen;
+            recorded?;
+        }
         let mut docs = docs;
         while !docs.is_empty() {
             let rest = docs.split_off(docs.len().min(budget_check_docs(self.budget)));
@@ -793,8 +883,16 @@ fn empty_docid(position: usize) -> Error {
 
 fn duplicate_docid(docid: &str, first: usize, position: usize) -> Error {
     Error::Document(format!(
-        "duplicate docid {docid:?} (documents #{first} and #{position}); docids must be unique"
+        "duplicate docid {docid:?} (documents #{first} and #{position}); docids must be unique, or give duplicates=\"keep\" to index every copy as Lucene does"
     ))
+}
+
+/// Checks that new documents, numbered from `base`, have non-empty docids.
+fn check_nonempty_docids(docs: &[Doc], base: usize) -> Result<()> {
+    match docs.iter().position(|doc| doc.docid.is_empty()) {
+        Some(i) => Err(empty_docid(base + i)),
+        None => Ok(()),
+    }
 }
 
 /// Checks that new documents, numbered from `base`, have non-empty docids,

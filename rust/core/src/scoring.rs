@@ -153,9 +153,12 @@ impl Bm25Params {
         length: LengthMode,
         delta: Option<f64>,
     ) -> Result<Self> {
-        if !(k1.is_finite() && k1 >= 0.0) {
+        // Scores are float32 (as Lucene's): a parameter must be finite there.
+        let finite_f32 = |x: f64| (x as f32).is_finite();
+        if !(finite_f32(k1) && k1 >= 0.0) {
             return Err(Error::Query(format!(
-                "k1 must be a finite number >= 0 (got {k1}); Pyserini's default is 0.9, long documents often want larger values such as 25"
+                "k1 must be a finite number >= 0, at most {} (float32) (got {k1}); Pyserini's default is 0.9, long documents often want larger values such as 25",
+                f32::MAX
             )));
         }
         if !(0.0..=1.0).contains(&b) {
@@ -164,9 +167,10 @@ impl Bm25Params {
             )));
         }
         let delta = delta.unwrap_or(f64::from(variant.default_delta()));
-        if !(delta.is_finite() && delta >= 0.0) {
+        if !(finite_f32(delta) && delta >= 0.0) {
             return Err(Error::Query(format!(
-                "delta must be a finite number >= 0 (got {delta})"
+                "delta must be a finite number >= 0, at most {} (float32) (got {delta})",
+                f32::MAX
             )));
         }
         Ok(Bm25Params {

@@ -953,7 +953,8 @@ pub(crate) fn open_store(bytes: Vec<u8>, num_docs: u32) -> Result<DocStore> {
 /// Each document's rank in ascending (byte-wise) docid order.
 pub(crate) fn docid_ranks(docids: &[&str]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..docids.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| docids[a as usize].cmp(docids[b as usize]));
+    // Copies of one docid (kept duplicates) rank in the order they were added.
+    order.par_sort_unstable_by(|&a, &b| docids[a as usize].cmp(docids[b as usize]).then(a.cmp(&b)));
     let mut rank = vec![0u32; docids.len()];
     for (r, &doc) in order.iter().enumerate() {
         rank[doc as usize] = r as u32;

@@ -146,10 +146,15 @@ impl PyAnalyzer {
     }
 
     /// The terms of each text; runs in parallel without the GIL.
-    fn analyze_batch(&self, py: Python<'_>, texts: Vec<String>) -> Vec<Vec<String>> {
+    fn analyze_batch(&self, py: Python<'_>, texts: Vec<String>) -> CoreResult<Vec<Vec<String>>> {
         use rayon::prelude::*;
         let analyzer = self.inner.clone();
-        py.detach(move || texts.par_iter().map(|t| analyzer.analyze(t)).collect())
+        let terms = py.detach(move || {
+            crate::threads::with_threads(None, || {
+                texts.par_iter().map(|t| analyzer.analyze(t)).collect()
+            })
+        })?;
+        Ok(terms)
     }
 
     /// The preset name, or "custom".

@@ -1,7 +1,8 @@
 //! `rserini.Index`: build, save, load, update, search, explain.
 //!
 //! Python inputs are copied into owned Rust values first; all indexing and
-//! searching then runs with the GIL released (`py.detach`), on rayon threads.
+//! searching then runs with the GIL released (`py.detach`), on the pools of
+//! [`crate::threads`] (never rayon's global pool, which breaks after `fork()`).
 //! The Python object holds the current snapshot of the index; `add` and
 //! `delete` collect changes that `commit` turns into the next snapshot (and
 //! saves, when the index lives in a folder).
@@ -18,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
-use rserini_core::index::{Index, IndexBuilder};
+use rserini_core::index::{Duplicates, Index, IndexBuilder};
 use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
@@ -28,9 +29,12 @@ use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};
+use crate::args::{Hits, Threads};
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
 use crate::results::{DocidStrings, PyExplanation, explanation, hits, pairs};
+use crate::snapshot_ids;
+use crate::threads::{self, with_threads};
 
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
@@ -89,17 +93,19 @@ fn lucene_bm25(k1: f64, b: f64) -> PyResult<Bm25Params> {
 }
 
 /// Runs a feedback search `search` for every query on `threads` threads and
-/// packs the rankings as `batch_search` does (`k` columns).
+/// packs the rankings as `batch_search` does (`k` columns, ids bound to
+/// `index`).
 fn feedback_rows<'py>(
     py: Python<'py>,
     queries: &[String],
     k: usize,
-    threads: Option<usize>,
+    threads: Option<Threads>,
+    index: &Arc<Index>,
     search: impl Fn(&str) -> Result<Vec<ScoredDoc>, Error> + Sync,
 ) -> PyResult<IdsAndScores<'py>> {
     let (ids, scores) = py
         .detach(|| {
-            with_threads(threads, || -> Result<_, Error> {
+            with_threads(threads.map(|t| t.0), || -> Result<_, Error> {
                 let results: Vec<Vec<ScoredDoc>> = queries
                     .par_iter()
                     .map(|q| search(q))
@@ -121,29 +127,10 @@ fn feedback_rows<'py>(
         })
         .map_err(CoreError)?
         .map_err(CoreError)?;
-    Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
-}
-
-/// Runs `f` on a rayon pool of `threads` threads (the global pool if `None`).
-pub fn with_threads<T: Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> T + Send,
-) -> Result<T, Error> {
-    Ok(match pool_of(threads)? {
-        None => f(),
-        Some(pool) => pool.install(f),
-    })
-}
-
-/// The kept pool of `threads` threads, or `None` (the global pool) for all cores.
-fn pool_of(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, Error> {
-    match threads {
-        None => Ok(None),
-        Some(0) => Err(Error::Query(
-            "threads must be at least 1 (or None for all cores)".into(),
-        )),
-        Some(n) => pool(n).map(Some),
-    }
+    Ok((
+        snapshot_ids::bound_array(py, ids, Arc::clone(index))?,
+        scores.into_pyarray(py),
+    ))
 }
 
 /// Runs `search(i)` for every `i < count` on `threads` threads (all cores
@@ -168,14 +155,8 @@ fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
         search,
     };
     let shared = &shared;
-    match pool_of(threads).map_err(CoreError)? {
-        None => rayon::in_place_scope(|scope| {
-            shared.run(py, scope, rayon::current_num_threads() - 1, &mut found)
-        }),
-        Some(pool) => pool.in_place_scope(|scope| {
-            shared.run(py, scope, pool.current_num_threads() - 1, &mut found)
-        }),
-    }
+    let pool = threads::pool(threads).map_err(CoreError)?;
+    pool.in_place_scope(|scope| shared.run(py, scope, pool.current_num_threads() - 1, &mut found))
 }
 
 /// The queries of one [`search_each`] call.
@@ -239,24 +220,6 @@ impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
     }
 }
 
-/// A pool of `n` threads, made once and kept: its threads keep their
-/// per-thread search scratch space warm from one call to the next.
-fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == n) {
-        return Ok(pool.clone());
-    }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| Error::Query(format!("cannot start {n} threads: {e}")))?,
-    );
-    pools.push((n, pool.clone()));
-    Ok(pool)
-}
-
 /// Runs `f` without the GIL, on `threads` threads; core errors become
 /// Python exceptions.
 fn detached<T: Send>(
@@ -295,6 +258,8 @@ fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
 #[derive(Default)]
 struct Pending {
     adds: Vec<Doc>,
+    /// The policy the queued additions were given (one per commit).
+    duplicates: Duplicates,
     deletes: Vec<String>,
     lock: Option<store::WriteLock>,
 }
@@ -342,20 +307,16 @@ fn memory_budget(memory_mb: f64) -> CoreResult<usize> {
     Ok((memory_mb * 1_048_576.0) as usize)
 }
 
+/// Feeds Python documents to `builder` in batches and finishes it.
 fn build_from_py(
     py: Python<'_>,
     docs: &Bound<'_, PyAny>,
-    config: AnalyzerConfig,
-    store: bool,
+    mut builder: IndexBuilder,
     threads: Option<usize>,
     progress: bool,
-    budget: usize,
 ) -> PyResult<Index> {
     let total = docs.len().ok().map(|n| n as u64);
     let bar = progress_bar(progress, total, "indexing");
-    let mut builder = IndexBuilder::new(config, store)
-        .map_err(CoreError)?
-        .with_memory_budget(budget);
     let dumps = json_dumps(py)?;
     let mut batch = Vec::with_capacity(PY_BATCH);
     let add = |py: Python<'_>, builder: &mut IndexBuilder, batch: Vec<Doc>| -> PyResult<()> {
@@ -398,44 +359,58 @@ fn nonempty_query(query: String) -> CoreResult<String> {
 
 #[pymethods]
 impl PyIndex {
-    /// Builds an index from `(docid, text)` pairs or dicts.
+    /// Builds an index from `(docid, text)` pairs or dicts. `duplicates="keep"`
+    /// indexes every copy of a repeated docid, as Lucene does (see `add`).
     #[staticmethod]
-    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB))]
+    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error"))]
+    #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
         docs: &Bound<'_, PyAny>,
         analyzer: AnalyzerArg,
         store: bool,
-        threads: Option<usize>,
+        threads: Option<Threads>,
         progress: bool,
         memory_mb: f64,
+        duplicates: &str,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let budget = memory_budget(memory_mb)?;
-        let index = build_from_py(py, docs, config, store, threads, progress, budget)?;
+        let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
+        let threads = threads.map(|t| t.0);
+        let builder = IndexBuilder::new(config, store)
+            .map_err(CoreError)?
+            .with_memory_budget(budget)
+            .with_duplicates(duplicates);
+        let index = build_from_py(py, docs, builder, threads, progress)?;
         Ok(PyIndex::new(index, None))
     }
 
     /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a
-    /// folder; a line longer than `max_line_bytes` is a `ParseError`.
+    /// folder; `duplicates` as for `build`; a line longer than `max_line_bytes`
+    /// is a `ParseError`.
     #[staticmethod]
-    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
     #[allow(clippy::too_many_arguments)]
     fn from_jsonl(
         py: Python<'_>,
         path: PathBuf,
         analyzer: AnalyzerArg,
         store: bool,
-        threads: Option<usize>,
+        threads: Option<Threads>,
         progress: bool,
         memory_mb: f64,
+        duplicates: &str,
         max_line_bytes: usize,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let budget = memory_budget(memory_mb)?;
+        let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
         let bar = progress_bar(progress, None, "indexing");
-        let index = detached(py, threads, || {
-            let mut builder = IndexBuilder::new(config, store)?.with_memory_budget(budget);
+        let index = detached(py, threads.map(|t| t.0), || {
+            let mut builder = IndexBuilder::new(config, store)?
+                .with_memory_budget(budget)
+                .with_duplicates(duplicates);
             corpus::read_documents(&path, store, max_line_bytes, |batch| {
                 let n = batch.len() as u64;
                 builder.add_batch(batch)?;
@@ -461,11 +436,11 @@ impl PyIndex {
         analyzer: AnalyzerArg,
         max_file_bytes: u64,
         store: bool,
-        threads: Option<usize>,
+        threads: Option<Threads>,
         progress: bool,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
-        let (index, fingerprint) = detached(py, threads, || {
+        let (index, fingerprint) = detached(py, threads.map(|t| t.0), || {
             let files = walk::list_files(&root, max_file_bytes)?;
             let fingerprint = walk::fingerprint(&files);
             let bar = progress_bar(progress, Some(files.len() as u64), "indexing");
@@ -484,12 +459,10 @@ impl PyIndex {
     #[staticmethod]
     #[pyo3(signature = (path, *, mmap = true))]
     fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
-        let (index, meta) = py
-            .detach(|| -> Result<_, Error> {
-                let meta = store::read_meta(&path)?;
-                Ok((store::load(&path, mmap)?, meta))
-            })
-            .map_err(CoreError)?;
+        let (index, meta) = detached(py, None, || {
+            let meta = store::read_meta(&path)?;
+            Ok((store::load(&path, mmap)?, meta))
+        })?;
         Ok(PyIndex::new(index, meta.source))
     }
 
@@ -504,42 +477,56 @@ impl PyIndex {
         }
         let index = self.snapshot();
         let source = self.source.clone();
-        let saved = py
-            .detach(|| store::save(&index, &path, source))
-            .map_err(CoreError)?;
+        let saved = detached(py, None, || store::save(&index, &path, source))?;
         self.replace(saved);
         Ok(())
     }
 
     /// Queues documents to add at the next `commit`.
-    #[pyo3(signature = (docs))]
-    fn add(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<()> {
+    ///
+    /// With `duplicates="keep"`, a docid already in the index (or given
+    /// twice) is indexed again, as Lucene's `addDocument` does: every copy is
+    /// searched and ranked on its own, copies with equal scores in the order
+    /// they were added; `doc`, `contents`, `explain` and `in` read the first
+    /// copy; `delete(docid)` deletes every copy. One commit's additions share
+    /// one policy.
+    #[pyo3(signature = (docs, *, duplicates = "error"))]
+    fn add(&self, py: Python<'_>, docs: &Bound<'_, PyAny>, duplicates: &str) -> PyResult<()> {
+        let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
         let dumps = json_dumps(py)?;
         let mut new = Vec::new();
         for (position, item) in docs.try_iter()?.enumerate() {
             new.push(extract_doc(&item?, position, &dumps)?);
         }
-        self.queue(new)
+        self.queue(new, duplicates)
     }
 
-    /// Queues the documents of JSONL files (as for `from_jsonl`) to add at the next `commit`.
-    #[pyo3(signature = (path, *, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
-    fn add_jsonl(&self, py: Python<'_>, path: PathBuf, max_line_bytes: usize) -> PyResult<usize> {
+    /// Queues the documents of JSONL files (as for `from_jsonl`) to add at
+    /// the next `commit`; `duplicates` as for `add`.
+    #[pyo3(signature = (path, *, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    fn add_jsonl(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        duplicates: &str,
+        max_line_bytes: usize,
+    ) -> PyResult<usize> {
+        let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
         let mut docs = Vec::new();
-        py.detach(|| {
+        detached(py, None, || {
             corpus::read_documents(&path, true, max_line_bytes, |batch| {
                 docs.extend(batch);
                 Ok(())
             })
-        })
-        .map_err(CoreError)?;
+        })?;
         let count = docs.len();
-        self.queue(docs)?;
+        self.queue(docs, duplicates)?;
         Ok(count)
     }
 
     /// Queues documents to delete at the next `commit`; deleting a document
-    /// queued by `add` simply drops it.
+    /// queued by `add` simply drops it. A docid added with
+    /// `duplicates="keep"` is deleted with every copy, queued or indexed.
     fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
         let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
             vec![one.to_str()?.to_owned()]
@@ -556,6 +543,14 @@ impl PyIndex {
             }
         }
         for docid in docids {
+            if pending.duplicates == Duplicates::Keep {
+                // Lucene's delete-by-term: every copy, queued or indexed.
+                pending.adds.retain(|d| d.docid != docid);
+                if index.doc(&docid).is_ok() {
+                    pending.deletes.push(docid);
+                }
+                continue;
+            }
             match pending.adds.iter().position(|d| d.docid == docid) {
                 Some(at) => {
                     pending.adds.remove(at);
@@ -571,7 +566,7 @@ impl PyIndex {
     /// top of the latest saved state (another writer may have committed since
     /// this object was loaded). Searches see the changes only after `commit`.
     #[pyo3(signature = (*, threads = None))]
-    fn commit(&self, py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
+    fn commit(&self, py: Python<'_>, threads: Option<Threads>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
         if !pending.adds.is_empty() || !pending.deletes.is_empty() {
             // Changes queued before the index was saved need the lock now.
@@ -580,10 +575,11 @@ impl PyIndex {
         let index = self.snapshot();
         let adds = std::mem::take(&mut pending.adds);
         let deletes = std::mem::take(&mut pending.deletes);
+        let duplicates = std::mem::take(&mut pending.duplicates);
         let source = self.source.clone();
         let store = self.store;
         let lock = pending.lock.as_ref();
-        let result = detached(py, threads, || {
+        let result = detached(py, threads.map(|t| t.0), || {
             let latest = store::latest(&index, true)?;
             let base = latest.as_ref().unwrap_or(&index);
             if adds.is_empty() && deletes.is_empty() {
@@ -594,7 +590,7 @@ impl PyIndex {
                 .into_iter()
                 .filter(|d| base.doc(d).is_ok())
                 .collect();
-            let next = base.with_changes(adds, &deletes, store)?;
+            let next = base.with_changes_as(adds, &deletes, store, duplicates)?;
             match (base.dir(), lock) {
                 (Some(dir), Some(lock)) => store::save_locked(&next, dir, source, lock).map(Some),
                 _ => Ok(Some(next)),
@@ -621,14 +617,17 @@ impl PyIndex {
         let index = self.snapshot();
         let source = self.source.clone();
         let lock = pending.lock.as_ref();
-        let result = py.detach(|| -> Result<Index, Error> {
-            let latest = store::latest(&index, true)?;
-            let base = latest.as_ref().unwrap_or(&index);
-            let merged = base.merged()?;
-            match (base.dir(), lock) {
-                (Some(dir), Some(lock)) => store::save_locked(&merged, dir, source, lock),
-                _ => Ok(merged),
-            }
+        let result = py.detach(|| {
+            with_threads(None, || -> Result<Index, Error> {
+                let latest = store::latest(&index, true)?;
+                let base = latest.as_ref().unwrap_or(&index);
+                let merged = base.merged()?;
+                match (base.dir(), lock) {
+                    (Some(dir), Some(lock)) => store::save_locked(&merged, dir, source, lock),
+                    _ => Ok(merged),
+                }
+            })
+            .and_then(|merged| merged)
         });
         if pending.adds.is_empty() && pending.deletes.is_empty() {
             pending.lock = None;
@@ -645,8 +644,7 @@ impl PyIndex {
             return Ok(());
         };
         let dir = dir.to_path_buf();
-        py.detach(|| store::verify(&dir))
-            .map_err(|e| CoreError(e).into())
+        detached(py, None, || store::verify(&dir))
     }
 
     /// Where the index was last saved or loaded from.
@@ -679,7 +677,10 @@ impl PyIndex {
         }
     }
 
-    /// Size figures as a dict.
+    /// Size figures as a dict. `avgdl` is the mean length over all documents
+    /// (0 for an empty index); `avgdl_lucene` and `avgdl_exact` are the means
+    /// BM25 uses with `length="lucene"` (documents with at least one indexed
+    /// term) and `length="exact"` (every document).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let index = self.snapshot();
         let s = index.stats();
@@ -695,6 +696,14 @@ impl PyIndex {
             s.total_terms as f64 / s.num_docs as f64
         };
         d.set_item("avgdl", avgdl)?;
+        // The mean lengths the scorers use: Lucene's counts only documents
+        // with at least one indexed term.
+        for (name, mode) in [
+            ("avgdl_lucene", LengthMode::Lucene),
+            ("avgdl_exact", LengthMode::Exact),
+        ] {
+            d.set_item(name, index.collection_stats(mode).avgdl())?;
+        }
         d.set_item("postings_bytes", s.postings_bytes)?;
         d.set_item("store_bytes", s.store_bytes)?;
         d.set_item("num_segments", s.num_segments)?;
@@ -777,12 +786,19 @@ impl PyIndex {
     }
 
     /// The docid of each internal id (`-1`, the padding of `batch_search`, is skipped).
+    ///
+    /// The ids array of `batch_search` (or a view of it) is read in the
+    /// snapshot that produced it, even after a commit; other ids are read in
+    /// the current snapshot.
     fn docids<'py>(
         &self,
         py: Python<'py>,
         ids: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let index = self.snapshot();
+        let index = match snapshot_ids::snapshot_of(ids)? {
+            Some(bound) => bound,
+            None => self.snapshot(),
+        };
         let np = py.import("numpy")?;
         let array = np.call_method1("asarray", (ids, "int64"))?;
         let array = array.cast::<numpy::PyArrayDyn<i64>>()?;
@@ -821,13 +837,13 @@ impl PyIndex {
 
     /// The `k` best documents for `query` (`model="qld"`: query likelihood
     /// with Dirichlet smoothing `mu`, as Lucene's `LMDirichletSimilarity`).
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
+    #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
         query: &Bound<'py, PyAny>,
-        k: i64,
+        k: Hits,
         model: &str,
         variant: &str,
         k1: f64,
@@ -844,13 +860,13 @@ impl PyIndex {
 
     /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
     /// the cheapest way to a deep ranking.
-    #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
+    #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
         &self,
         py: Python<'py>,
         query: &Bound<'py, PyAny>,
-        k: i64,
+        k: Hits,
         model: &str,
         variant: &str,
         k1: f64,
@@ -868,15 +884,17 @@ impl PyIndex {
     /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of
     /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
     /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
-    /// `docids()`. An empty query gives an empty (all padding) row.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
+    /// `docids()`: the ids stay bound to the snapshot searched, so a commit in
+    /// between cannot make them name other documents. An empty query gives an
+    /// empty (all padding) row.
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
         &self,
         py: Python<'py>,
         queries: &Bound<'py, PyAny>,
-        k: i64,
-        threads: Option<usize>,
+        k: Hits,
+        threads: Option<Threads>,
         model: &str,
         variant: &str,
         k1: f64,
@@ -889,12 +907,12 @@ impl PyIndex {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
-        let k = search::check_k(k).map_err(CoreError)?.min(index.len());
+        let k = k.0.min(index.len());
         let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let (ids, scores) = py
             .detach(|| {
-                with_threads(threads, || {
+                with_threads(threads.map(|t| t.0), || {
                     let results = search::batch_search(&index, &owned, k, &model, algorithm);
                     let mut ids = vec![-1i32; results.len() * k];
                     let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
@@ -912,20 +930,23 @@ impl PyIndex {
                 })
             })
             .map_err(CoreError)?;
-        Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
+        Ok((
+            snapshot_ids::bound_array(py, ids, index)?,
+            scores.into_pyarray(py),
+        ))
     }
 
     /// `batch_search` as one list of `(docid, score)` tuples per query, in
     /// input order (an empty query gives `[]`), made on the calling thread
     /// while the others search (see [`search_each`]).
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
         &self,
         py: Python<'py>,
         queries: &Bound<'py, PyAny>,
-        k: i64,
-        threads: Option<usize>,
+        k: Hits,
+        threads: Option<Threads>,
         model: &str,
         variant: &str,
         k1: f64,
@@ -936,14 +957,14 @@ impl PyIndex {
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
-        let k = search::check_k(k).map_err(CoreError)?;
+        let k = k.0;
         let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
         search_each(
             py,
-            threads,
+            threads.map(|t| t.0),
             owned.len(),
             |i| search::search_with(&index, &owned[i], k, &model, algorithm),
             |i, docs| out.set_item(i, pairs(py, &index, &self.docids, &docs)?),
@@ -976,14 +997,14 @@ impl PyIndex {
     /// RM3 feedback as Anserini's reranker (Pyserini's `set_rm3`), for many
     /// queries in parallel: BM25 (`k1`, `b`, Lucene's) first stage, then
     /// the expanded query; returns `(ids, scores)` as `batch_search`.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True)")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rm3<'py>(
         &self,
         py: Python<'py>,
         queries: &Bound<'py, PyAny>,
-        k: i64,
-        threads: Option<usize>,
+        k: Hits,
+        threads: Option<Threads>,
         k1: f64,
         b: f64,
         fb_terms: i64,
@@ -993,13 +1014,11 @@ impl PyIndex {
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
-        let k = search::check_k(k)
-            .map_err(CoreError)?
-            .min(index.len().max(1));
+        let k = k.0.min(index.len().max(1));
         let bm25 = lucene_bm25(k1, b)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
-        feedback_rows(py, &owned, k, threads, |q| {
+        feedback_rows(py, &owned, k, threads, &index, |q| {
             rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto)
         })
     }
@@ -1008,14 +1027,14 @@ impl PyIndex {
     /// for many queries in parallel: a BM25 (`k1`, `b`, Lucene's) first
     /// stage to depth `k`, then the new query; returns `(ids, scores)` as
     /// `batch_search`.
-    #[pyo3(signature = (queries, k = 1000, *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rocchio<'py>(
         &self,
         py: Python<'py>,
         queries: &Bound<'py, PyAny>,
-        k: i64,
-        threads: Option<usize>,
+        k: Hits,
+        threads: Option<Threads>,
         k1: f64,
         b: f64,
         top_fb_terms: i64,
@@ -1029,9 +1048,7 @@ impl PyIndex {
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
-        let k = search::check_k(k)
-            .map_err(CoreError)?
-            .min(index.len().max(1));
+        let k = k.0.min(index.len().max(1));
         let bm25 = lucene_bm25(k1, b)?;
         let params = RocchioParams::new(
             [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
@@ -1039,7 +1056,7 @@ impl PyIndex {
             use_negative,
         )
         .map_err(CoreError)?;
-        feedback_rows(py, &owned, k, threads, |q| {
+        feedback_rows(py, &owned, k, threads, &index, |q| {
             rocchio::search(&index, q, k, &bm25, &params, Algorithm::Auto)
         })
     }
@@ -1047,13 +1064,13 @@ impl PyIndex {
     /// The Rocchio query of `query` searched to depth `k`, as `(term,
     /// weight)` pairs, terms in ascending order: the boosts of the
     /// second-stage BM25 query.
-    #[pyo3(signature = (query, k = 1000, *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false))]
+    #[pyo3(signature = (query, k = Hits(1000), *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, query, k=1000, *, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
     #[allow(clippy::too_many_arguments)]
     fn rocchio_query(
         &self,
         py: Python<'_>,
         query: &str,
-        k: i64,
+        k: Hits,
         k1: f64,
         b: f64,
         top_fb_terms: i64,
@@ -1066,7 +1083,7 @@ impl PyIndex {
         use_negative: bool,
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
-        let k = search::check_k(k).map_err(CoreError)?;
+        let k = k.0;
         let bm25 = lucene_bm25(k1, b)?;
         let params = RocchioParams::new(
             [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
@@ -1130,12 +1147,12 @@ impl PyIndex {
         &self,
         py: Python<'_>,
         query: &Bound<'_, PyAny>,
-        k: i64,
+        k: Hits,
         model: &Model,
         algorithm: &str,
     ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
         let query = nonempty_query(query_text(query)?)?;
-        let k = search::check_k(k).map_err(CoreError)?;
+        let k = k.0;
         let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
         let docs = py.detach(|| search::search_with(&index, &query, k, model, algorithm));
@@ -1143,10 +1160,19 @@ impl PyIndex {
     }
 
     /// Queues documents to add at the next `commit`, taking the writer lock.
-    fn queue(&self, docs: Vec<Doc>) -> PyResult<()> {
+    fn queue(&self, docs: Vec<Doc>, duplicates: Duplicates) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
+        if !pending.adds.is_empty() && pending.duplicates != duplicates {
+            return Err(CoreError(Error::Query(format!(
+                "the queued documents were added with duplicates={:?}: commit() them before adding with duplicates={:?}",
+                policy_name(pending.duplicates),
+                policy_name(duplicates)
+            )))
+            .into());
+        }
         self.take_lock(&mut pending)?;
         pending.adds.extend(docs);
+        pending.duplicates = duplicates;
         Ok(())
     }
 
@@ -1170,6 +1196,14 @@ impl PyIndex {
             pending.lock = Some(lock);
         }
         Ok(())
+    }
+}
+
+/// The Python name of a duplicates policy.
+fn policy_name(duplicates: Duplicates) -> &'static str {
+    match duplicates {
+        Duplicates::Error => "error",
+        Duplicates::Keep => "keep",
     }
 }
 
@@ -1239,15 +1273,15 @@ pub fn _index_from_files(
 #[pyfunction]
 #[pyo3(signature = (root, max_file_bytes = 1_048_576))]
 pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) -> PyResult<String> {
-    py.detach(|| walk::list_files(&root, max_file_bytes).map(|f| walk::fingerprint(&f)))
-        .map_err(|e| CoreError(e).into())
+    detached(py, None, || {
+        walk::list_files(&root, max_file_bytes).map(|f| walk::fingerprint(&f))
+    })
 }
 
 /// Reads queries from a BEIR `queries.jsonl` or a `qid<TAB>text` file.
 #[pyfunction]
 pub fn read_queries(py: Python<'_>, path: PathBuf) -> PyResult<Vec<(String, String)>> {
-    py.detach(|| corpus::read_queries(&path))
-        .map_err(|e| CoreError(e).into())
+    detached(py, None, || corpus::read_queries(&path))
 }
 
 /// The `source` recorded in the meta file of the saved index at `path`.

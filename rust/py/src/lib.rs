@@ -3,6 +3,7 @@
 //! the work then runs without the GIL.
 
 mod analyzer;
+mod args;
 mod convert;
 mod errors;
 mod fusion;
@@ -10,6 +11,8 @@ mod index;
 mod lexical;
 mod project;
 mod results;
+mod snapshot_ids;
+mod threads;
 
 use pyo3::prelude::*;
 
@@ -18,6 +21,8 @@ use pyo3::prelude::*;
 mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
+    #[pymodule_export]
+    use crate::args::_check_bm25;
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
@@ -38,6 +43,7 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        crate::threads::install_fork_hook();
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("INDEX_FORMAT_VERSION", rserini_core::store::FORMAT_VERSION)?;
         m.add("ANALYZER_PRESETS", rserini_core::analysis::PRESETS.to_vec())?;
