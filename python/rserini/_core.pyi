@@ -583,6 +583,7 @@ def chunk_lines(text: str, lines: int) -> list[tuple[int, int, str]]:
     ValueError
         If ``lines`` is 0.
     """
+
 class _TfidfArm:
     """Statistics of a fitted TF-IDF index (``rserini.retrieval.tfidf.TfidfIndex``)."""
 
