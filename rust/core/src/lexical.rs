@@ -280,17 +280,13 @@ fn invert<V: Copy + Default>(rows: &Lists<(u32, V)>, num_terms: usize) -> Lists<
     Lists { starts, items }
 }
 
-/// Analyzes `texts` once (in parallel) and builds both arms over them.
-pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
-    let Counted { vocab, tf, dl } = count_corpus(&mode.analyzer(), texts);
-    let n = texts.len();
-    let postings = invert(&tf, vocab.len());
-    let df: Vec<u64> = postings.iter().map(|p| p.len() as u64).collect();
-    let idf: Vec<f64> = df.iter().map(|&d| tfidf::idf(n as u64, d)).collect();
+/// Each document's TF-IDF vector, `(term, weight)` in its term order,
+/// divided by its Euclidean norm (summed in that order).
+fn tfidf_vectors(tf: &Lists<(u32, u32)>, idf: &[f64]) -> Lists<(u32, f64)> {
     // `1 + ln tf` of the common small counts, computed once each.
     let small_tf: Vec<f64> = (0..64).map(tfidf::sublinear_tf).collect();
     let mut doc_vectors = Lists {
-        starts: Vec::with_capacity(n + 1),
+        starts: Vec::with_capacity(tf.len() + 1),
         items: Vec::with_capacity(tf.items.len()),
     };
     doc_vectors.starts.push(0);
@@ -310,6 +306,28 @@ pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
         }
         doc_vectors.starts.push(doc_vectors.items.len());
     }
+    doc_vectors
+}
+
+/// Analyzes `texts` once (in parallel) and builds both arms over them.
+pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
+    let Counted { vocab, tf, dl } = count_corpus(&mode.analyzer(), texts);
+    let n = texts.len();
+    // Each document lists a term once: a term's df is its number of entries.
+    let mut df = vec![0u64; vocab.len()];
+    for &(t, _) in &tf.items {
+        df[t as usize] += 1;
+    }
+    let idf: Vec<f64> = df.iter().map(|&d| tfidf::idf(n as u64, d)).collect();
+    // The two arms' postings are independent: built side by side.
+    let (postings, (doc_vectors, tfidf_postings)) = rayon::join(
+        || invert(&tf, vocab.len()),
+        || {
+            let doc_vectors = tfidf_vectors(&tf, &idf);
+            let postings = invert(&doc_vectors, vocab.len());
+            (doc_vectors, postings)
+        },
+    );
     let total: u64 = dl.iter().sum();
     // Python's `total / n` is the correctly rounded quotient, as here.
     let avgdl = if n == 0 || total == 0 {
@@ -322,7 +340,7 @@ pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
         mode,
         n_docs: n,
         vocab: vocab.clone(),
-        postings: invert(&doc_vectors, vocab.len()),
+        postings: tfidf_postings,
         doc_vectors,
     };
     let bm25 = Bm25Arm {
