@@ -33,11 +33,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::analysis::Analyzer;
+use crate::analysis::{Analyzer, word};
 use crate::error::{Error, Result};
 use crate::fusion;
 use crate::scoring::{Bm25Variant, bm25_idf, tfidf};
 use crate::segment::{Interner, term_hash};
+use crate::token_cache::TokenCache;
 
 /// The RRF constant of the reference.
 pub const RRF_K: f64 = 60.0;
@@ -196,43 +197,39 @@ struct Counted {
 }
 
 /// Counts the terms of `texts` with one hash lookup per token: each distinct
-/// token is analyzed once (its terms kept in `token_terms`), and a term's
-/// entry in the current document is found through `last`/`slot`.
+/// token is analyzed once (its terms kept in a [`TokenCache`]), and a term's
+/// entry in the current document is found through `seen`.
 fn count_terms(analyzer: &Analyzer, texts: &[String]) -> Counted {
+    debug_assert!(analyzer.is_word(), "plain and code cut words");
     let mut out = Counted::default();
-    let (mut last, mut slot): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
-    let mut tokens = Interner::default();
-    let mut token_ranges: Vec<(usize, usize)> = Vec::new();
-    let mut token_terms: Vec<u32> = Vec::new();
+    // Per term: the last document counting it, and its entry's index there.
+    let mut seen: Vec<(u32, usize)> = Vec::new();
+    let mut cache = TokenCache::default();
+    let Counted { vocab, tf, dl } = &mut out;
     for (doc, text) in texts.iter().enumerate() {
         let doc = doc as u32;
         let mut len = 0u64;
-        analyzer.tokenize_with(text, &mut |token| {
-            let (k, new) = tokens.intern(token, term_hash(token));
-            if new {
-                let from = token_terms.len();
-                analyzer.filter(token, &mut |term| token_terms.push(out.vocab.intern(term)));
-                token_ranges.push((from, token_terms.len()));
-            }
-            let (from, to) = token_ranges[k as usize];
-            for &t in &token_terms[from..to] {
-                len += 1;
-                let t = t as usize;
-                if t >= last.len() {
-                    last.resize(t + 1, u32::MAX);
-                    slot.resize(t + 1, 0);
+        let text = analyzer.word_text(text);
+        word::for_each_span(&text, |start, end| {
+            let terms = cache.terms(&text, start, end, |token, terms| {
+                analyzer.filter(token, &mut |term| terms.push(vocab.intern(term)));
+            });
+            len += terms.len() as u64;
+            for &t in terms {
+                if t as usize >= seen.len() {
+                    seen.resize(vocab.len().max(t as usize + 1), (u32::MAX, 0));
                 }
-                if last[t] == doc {
-                    out.tf.items[slot[t]].1 += 1;
+                let entry = &mut seen[t as usize];
+                if entry.0 == doc {
+                    tf.items[entry.1].1 += 1;
                 } else {
-                    last[t] = doc;
-                    slot[t] = out.tf.items.len();
-                    out.tf.items.push((t as u32, 1));
+                    *entry = (doc, tf.items.len());
+                    tf.items.push((t, 1));
                 }
             }
         });
-        out.tf.starts.push(out.tf.items.len());
-        out.dl.push(len);
+        tf.starts.push(tf.items.len());
+        dl.push(len);
     }
     out
 }
@@ -283,26 +280,54 @@ fn invert<V: Copy + Default>(rows: &Lists<(u32, V)>, num_terms: usize) -> Lists<
     Lists { starts, items }
 }
 
+/// Each document's TF-IDF vector, `(term, weight)` in its term order,
+/// divided by its Euclidean norm (summed in that order).
+fn tfidf_vectors(tf: &Lists<(u32, u32)>, idf: &[f64]) -> Lists<(u32, f64)> {
+    // `1 + ln tf` of the common small counts, computed once each.
+    let small_tf: Vec<f64> = (0..64).map(tfidf::sublinear_tf).collect();
+    let mut doc_vectors = Lists {
+        starts: Vec::with_capacity(tf.len() + 1),
+        items: Vec::with_capacity(tf.items.len()),
+    };
+    doc_vectors.starts.push(0);
+    for list in tf.iter() {
+        let from = doc_vectors.items.len();
+        doc_vectors.items.extend(list.iter().map(|&(t, c)| {
+            let sub = small_tf
+                .get(c as usize)
+                .copied()
+                .unwrap_or_else(|| tfidf::sublinear_tf(c));
+            (t, sub * idf[t as usize])
+        }));
+        let weights = &mut doc_vectors.items[from..];
+        let norm = weights.iter().fold(0.0, |s, &(_, w)| s + w * w).sqrt();
+        if norm > 0.0 {
+            weights.iter_mut().for_each(|(_, w)| *w /= norm);
+        }
+        doc_vectors.starts.push(doc_vectors.items.len());
+    }
+    doc_vectors
+}
+
 /// Analyzes `texts` once (in parallel) and builds both arms over them.
 pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
     let Counted { vocab, tf, dl } = count_corpus(&mode.analyzer(), texts);
     let n = texts.len();
-    let postings = invert(&tf, vocab.len());
-    let df: Vec<u64> = postings.iter().map(|p| p.len() as u64).collect();
-    let idf: Vec<f64> = df.iter().map(|&d| tfidf::idf(n as u64, d)).collect();
-    let mut doc_vectors = Lists::default();
-    for list in tf.iter() {
-        let weights: Vec<f64> = list
-            .iter()
-            .map(|&(t, c)| tfidf::sublinear_tf(c) * idf[t as usize])
-            .collect();
-        let norm = weights.iter().fold(0.0, |s, w| s + w * w).sqrt();
-        doc_vectors.push(
-            list.iter()
-                .zip(weights)
-                .map(|(&(t, _), w)| (t, if norm > 0.0 { w / norm } else { w })),
-        );
+    // Each document lists a term once: a term's df is its number of entries.
+    let mut df = vec![0u64; vocab.len()];
+    for &(t, _) in &tf.items {
+        df[t as usize] += 1;
     }
+    let idf: Vec<f64> = df.iter().map(|&d| tfidf::idf(n as u64, d)).collect();
+    // The two arms' postings are independent: built side by side.
+    let (postings, (doc_vectors, tfidf_postings)) = rayon::join(
+        || invert(&tf, vocab.len()),
+        || {
+            let doc_vectors = tfidf_vectors(&tf, &idf);
+            let postings = invert(&doc_vectors, vocab.len());
+            (doc_vectors, postings)
+        },
+    );
     let total: u64 = dl.iter().sum();
     // Python's `total / n` is the correctly rounded quotient, as here.
     let avgdl = if n == 0 || total == 0 {
@@ -315,7 +340,7 @@ pub fn fit(mode: Mode, texts: &[String]) -> (TfidfArm, Bm25Arm) {
         mode,
         n_docs: n,
         vocab: vocab.clone(),
-        postings: invert(&doc_vectors, vocab.len()),
+        postings: tfidf_postings,
         doc_vectors,
     };
     let bm25 = Bm25Arm {

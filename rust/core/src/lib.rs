@@ -45,6 +45,7 @@ pub mod scoring;
 pub mod search;
 pub mod segment;
 pub mod store;
+mod token_cache;
 pub mod topk;
 pub mod walk;
 

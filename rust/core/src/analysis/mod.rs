@@ -19,6 +19,8 @@ pub mod porter;
 pub mod standard;
 pub mod word;
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashSet;
 
 use serde::{Deserialize, Serialize};
@@ -206,13 +208,26 @@ impl Analyzer {
     pub fn tokenize_with(&self, text: &str, on_token: &mut dyn FnMut(&str)) {
         match self.config.tokenizer {
             Tokenizer::Standard => standard::tokenize(text, on_token),
-            Tokenizer::Word if self.config.lowercase && !self.config.code_subtokens => {
-                let lower = filters::python_lowercase(text);
-                word::tokenize(&lower, on_token);
-            }
-            Tokenizer::Word => word::tokenize(text, on_token),
+            Tokenizer::Word => word::tokenize(&self.word_text(text), on_token),
             Tokenizer::Whitespace => word::tokenize_whitespace(text, on_token),
         }
+    }
+
+    /// The text the `word` tokenizer cuts: `text` lowercased as a whole when
+    /// lowercasing comes first (no code sub-tokens), else `text`. Its
+    /// [`word::for_each_span`] ranges are the tokens of
+    /// [`Analyzer::tokenize_with`].
+    pub fn word_text<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        if self.config.lowercase && !self.config.code_subtokens {
+            filters::python_lowercase(text)
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+
+    /// Whether this analyzer cuts text with the `word` tokenizer.
+    pub fn is_word(&self) -> bool {
+        self.config.tokenizer == Tokenizer::Word
     }
 
     /// The terms of `text`, in order.

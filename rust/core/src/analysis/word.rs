@@ -25,22 +25,58 @@ pub fn is_word_char(c: char) -> bool {
     )
 }
 
+/// Whether each ASCII byte is a word character (`[A-Za-z0-9_]`).
+const ASCII_WORD: [bool; 128] = {
+    let mut table = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
+/// Whether the character starting at byte `i` of `text` is a word character,
+/// and its length in bytes. ASCII bytes are classified by table; only other
+/// characters are decoded.
+#[inline(always)]
+fn word_char_at(text: &str, i: usize) -> (bool, usize) {
+    let b = text.as_bytes()[i];
+    if b < 0x80 {
+        return (ASCII_WORD[b as usize], 1);
+    }
+    let c = text[i..].chars().next().expect("i is a char boundary");
+    (is_word_char(c), c.len_utf8())
+}
+
+/// Calls `emit(start, end)` with the byte range of each maximal run of word
+/// characters in `text`, in order.
+#[inline]
+pub fn for_each_span(text: &str, mut emit: impl FnMut(usize, usize)) {
+    let n = text.len();
+    let mut i = 0;
+    while i < n {
+        let (word, len) = word_char_at(text, i);
+        if !word {
+            i += len;
+            continue;
+        }
+        let start = i;
+        i += len;
+        while i < n {
+            let (word, len) = word_char_at(text, i);
+            if !word {
+                break;
+            }
+            i += len;
+        }
+        emit(start, i);
+    }
+}
+
 /// Calls `emit` with each maximal run of word characters in `text`.
 pub fn tokenize<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (is_word_char(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                emit(&text[s..i]);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        emit(&text[s..]);
-    }
+    for_each_span(text, |start, end| emit(&text[start..end]));
 }
 
 /// Whether Python's `str.split()` splits at `c`: Unicode White_Space plus the
@@ -61,11 +97,47 @@ pub fn tokenize_whitespace<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn words(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
         tokenize(text, &mut |t| out.push(t));
         out
+    }
+
+    /// The definition, one decoded char at a time.
+    fn words_by_char(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices() {
+            match (is_word_char(c), start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    out.push(&text[s..i]);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            out.push(&text[s..]);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn table_fast_path_equals_char_by_char(
+            text in "[a-zA-Z0-9_ .,'\\-\u{0}\u{7f}\u{80}é\u{301}²½İΣς東\u{1F600}\u{2028}]{0,40}",
+        ) {
+            prop_assert_eq!(words(&text), words_by_char(&text));
+        }
+
+        #[test]
+        fn table_fast_path_equals_char_by_char_on_any_text(text in "\\PC{0,40}") {
+            prop_assert_eq!(words(&text), words_by_char(&text));
+        }
     }
 
     #[test]
