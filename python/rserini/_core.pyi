@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
 StrPath: TypeAlias = str | PathLike[str]
 DocLike: TypeAlias = tuple[str, str] | Mapping[str, str]
 
+@final
 class Analyzer:
     """A text analysis chain: a named preset, optionally with steps overridden.
 
@@ -41,8 +42,8 @@ class Analyzer:
         For an unknown preset or option.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: PresetName | str = "lucene-english",
         *,
         tokenizer: Literal["standard", "word", "whitespace"] | None = None,
@@ -51,7 +52,7 @@ class Analyzer:
         code_subtokens: bool | None = None,
         stopwords: str | Sequence[str] | None = None,
         stemmer: Literal["none", "porter", "snowball-english"] | None = None,
-    ) -> None: ...
+    ) -> Analyzer: ...
     def analyze(self, text: str) -> list[str]:
         """The terms of ``text``, in order."""
     def analyze_batch(self, texts: Sequence[str]) -> list[list[str]]:
@@ -62,13 +63,14 @@ class Analyzer:
     @property
     def config(self) -> dict[str, object]:
         """The full configuration."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Hit:
     """One search result; unpacks as ``docid, score, rank``."""
 
-    def __init__(self, docid: str, score: float, rank: int) -> None: ...
+    def __new__(cls, docid: str, score: float, rank: int) -> Hit: ...
     @property
     def docid(self) -> str: ...
     @property
@@ -78,8 +80,9 @@ class Hit:
     def rank(self) -> int:
         """1-based rank."""
     def __iter__(self) -> Iterable[str | float | int]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class TermExplanation:
     """One query term's share of a score."""
 
@@ -96,6 +99,7 @@ class TermExplanation:
     @property
     def score(self) -> float: ...
 
+@final
 class Explanation:
     """A score broken down by query term; ``str()`` prints it with the formula."""
 
@@ -112,6 +116,7 @@ class Explanation:
     @property
     def terms(self) -> list[TermExplanation]: ...
 
+@final
 class Index:
     """An immutable inverted index, safe to share between threads.
 
@@ -273,7 +278,7 @@ class Index:
         """Counts (live documents, terms, postings, total terms, avgdl, segments,
         deleted documents), sizes (postings and store bytes) and the analyzer."""
     def __len__(self) -> int: ...
-    def __contains__(self, docid: str) -> bool: ...
+    def __contains__(self, docid: str, /) -> bool: ...
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
         """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids."""
     def search(
@@ -290,9 +295,36 @@ class Index:
         algorithm: Algorithm = "auto",
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
-        descending, then docid ascending. ``algorithm`` chooses how the top k is
-        found (exhaustive scoring or exact MaxScore / block-max WAND pruning);
-        every choice returns the same hits, ``"auto"`` picks the fastest.
+        descending, then docid ascending.
+
+        Parameters
+        ----------
+        query
+            The query text, analyzed as the documents were.
+        k
+            The number of hits (any positive number: 1000 is as cheap per hit as 10).
+        model
+            ``"bm25"`` or ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors).
+        variant
+            The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
+            ``"bm25l"`` or ``"bm25+"``.
+        k1, b
+            BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
+            (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
+        length
+            ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
+            Pyserini; ``"exact"``: exact token counts.
+        delta
+            The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
+        algorithm
+            How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
+            block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
+            ``"auto"`` picks the fastest.
+
+        Returns
+        -------
+        list[Hit]
+            At most ``k`` hits, best first (fewer when fewer documents match).
 
         Raises
         ------
@@ -314,7 +346,8 @@ class Index:
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
         objects: the cheapest way to a deep ranking (evaluation, fusion).
-        Raises as ``search`` does."""
+        Parameters and errors as ``search``.
+        """
     def batch_search(
         self,
         queries: Sequence[str],
@@ -329,8 +362,13 @@ class Index:
         delta: float | None = None,
         algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
-        """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
-        of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``."""
+        """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
+        two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
+        documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
+        float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids; an
+        empty query gives a row of padding. Other parameters and errors as
+        ``search``; ``threads`` defaults to all cores.
+        """
     def batch_search_pairs(
         self,
         queries: Sequence[str],
@@ -348,7 +386,8 @@ class Index:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
         input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
         The calling thread makes the tuples of each ranking as soon as it is found,
-        and searches too (without the GIL) while none is waiting."""
+        and searches too (without the GIL) while none is waiting.
+        """
     def explain(
         self,
         query: str,
@@ -361,7 +400,11 @@ class Index:
         length: LengthMode = "lucene",
         delta: float | None = None,
     ) -> Explanation:
-        """Breaks the score of ``docid`` for ``query`` down by term."""
+        """Breaks the score of ``docid`` for ``query`` down by term: each term's
+        query and document frequencies, idf and share, with the formula; ``str()``
+        prints it. Parameters as ``search``; an unknown docid raises
+        ``UnknownDocidError``.
+        """
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
         """``(term, query frequency, known to the index)`` for each distinct query term."""
     def term_stats(self, query: str) -> list[tuple[str, int, int]]:

@@ -354,6 +354,10 @@ impl PyIndex {
     /// Builds an index from `(docid, text)` pairs or dicts.
     #[staticmethod]
     #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB))]
+    // The defaults PyO3 would show as `...` (Rust expressions), spelled out for `help()`.
+    #[pyo3(
+        text_signature = "(docs, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256)"
+    )]
     fn build(
         py: Python<'_>,
         docs: &Bound<'_, PyAny>,
@@ -373,6 +377,9 @@ impl PyIndex {
     /// folder; a line longer than `max_line_bytes` is a `ParseError`.
     #[staticmethod]
     #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[pyo3(
+        text_signature = "(path, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, max_line_bytes=67108864)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn from_jsonl(
         py: Python<'_>,
@@ -408,6 +415,9 @@ impl PyIndex {
     /// per file, docid = relative path), honouring `.gitignore`.
     #[staticmethod]
     #[pyo3(signature = (root, *, analyzer = AnalyzerArg::Name("code".into()), max_file_bytes = 1_048_576, store = true, threads = None, progress = true))]
+    #[pyo3(
+        text_signature = "(root, *, analyzer='code', max_file_bytes=1048576, store=True, threads=None, progress=True)"
+    )]
     fn from_source_tree(
         py: Python<'_>,
         root: PathBuf,
@@ -477,6 +487,7 @@ impl PyIndex {
 
     /// Queues the documents of JSONL files (as for `from_jsonl`) to add at the next `commit`.
     #[pyo3(signature = (path, *, max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[pyo3(text_signature = "($self, path, *, max_line_bytes=67108864)")]
     fn add_jsonl(&self, py: Python<'_>, path: PathBuf, max_line_bytes: usize) -> PyResult<usize> {
         let mut docs = Vec::new();
         py.detach(|| {
@@ -772,7 +783,42 @@ impl PyIndex {
         }
     }
 
-    /// The `k` best documents for `query`.
+    /// The ``k`` best documents sharing a term with ``query``: score
+    /// descending, then docid ascending.
+    ///
+    /// Parameters
+    /// ----------
+    /// query
+    ///     The query text, analyzed as the documents were.
+    /// k
+    ///     The number of hits (any positive number: 1000 is as cheap per hit as 10).
+    /// model
+    ///     ``"bm25"`` or ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors).
+    /// variant
+    ///     The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
+    ///     ``"bm25l"`` or ``"bm25+"``.
+    /// k1, b
+    ///     BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
+    ///     (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
+    /// length
+    ///     ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
+    ///     Pyserini; ``"exact"``: exact token counts.
+    /// delta
+    ///     The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
+    /// algorithm
+    ///     How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
+    ///     block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
+    ///     ``"auto"`` picks the fastest.
+    ///
+    /// Returns
+    /// -------
+    /// list[Hit]
+    ///     At most ``k`` hits, best first (fewer when fewer documents match).
+    ///
+    /// Raises
+    /// ------
+    /// QueryError
+    ///     For an empty query, ``k <= 0``, ``k1 < 0`` or ``b`` outside [0, 1].
     #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -793,8 +839,9 @@ impl PyIndex {
         hits(py, &index, &self.docids, &docs)
     }
 
-    /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
-    /// the cheapest way to a deep ranking.
+    /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
+    /// objects: the cheapest way to a deep ranking (evaluation, fusion).
+    /// Parameters and errors as ``search``.
     #[pyo3(signature = (query, k = 10, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
@@ -815,10 +862,12 @@ impl PyIndex {
         pairs(py, &index, &self.docids, &docs)
     }
 
-    /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of
-    /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
-    /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
-    /// `docids()`. An empty query gives an empty (all padding) row.
+    /// Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
+    /// two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
+    /// documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
+    /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids; an
+    /// empty query gives a row of padding. Other parameters and errors as
+    /// ``search``; ``threads`` defaults to all cores.
     #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -864,9 +913,10 @@ impl PyIndex {
         Ok((ids.into_pyarray(py), scores.into_pyarray(py)))
     }
 
-    /// `batch_search` as one list of `(docid, score)` tuples per query, in
-    /// input order (an empty query gives `[]`), made on the calling thread
-    /// while the others search (see [`search_each`]).
+    /// ``batch_search`` as ``(docid, score)`` tuples: one list per query, in
+    /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
+    /// The calling thread makes the tuples of each ranking as soon as it is found,
+    /// and searches too (without the GIL) while none is waiting.
     #[pyo3(signature = (queries, k = 1000, *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, algorithm = "auto"))]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -899,7 +949,10 @@ impl PyIndex {
         Ok(out)
     }
 
-    /// Explains the score of `docid` for `query`, term by term.
+    /// Breaks the score of ``docid`` for ``query`` down by term: each term's
+    /// query and document frequencies, idf and share, with the formula; ``str()``
+    /// prints it. Parameters as ``search``; an unknown docid raises
+    /// ``UnknownDocidError``.
     #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None))]
     #[allow(clippy::too_many_arguments)]
     fn explain(

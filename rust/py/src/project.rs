@@ -22,6 +22,7 @@ type Listing = (Vec<(String, u64, u128)>, HashMap<&'static str, usize>);
 /// symbolic link, nothing under `.rserini/`) without reading them.
 #[pyfunction]
 #[pyo3(signature = (root, *, max_file_bytes = 1_048_576, generated_names = Vec::new()))]
+#[pyo3(text_signature = "(root, *, max_file_bytes=1048576, generated_names=())")]
 pub fn list_source_files(
     py: Python<'_>,
     root: PathBuf,
@@ -50,6 +51,9 @@ type Read = (Option<&'static str>, Option<String>, Option<String>);
 /// Reads files listed by `list_source_files`, in parallel.
 #[pyfunction]
 #[pyo3(signature = (root, paths, *, max_file_bytes = 1_048_576, generated_markers = Vec::new(), header_lines = 0, max_line_bytes = None))]
+#[pyo3(
+    text_signature = "(root, paths, *, max_file_bytes=1048576, generated_markers=(), header_lines=0, max_line_bytes=None)"
+)]
 pub fn read_source_files(
     py: Python<'_>,
     root: PathBuf,
