@@ -252,7 +252,11 @@ struct Pending {
     lock: Option<store::WriteLock>,
 }
 
-/// An inverted index. Safe to share between threads.
+/// An immutable inverted index, safe to share between threads.
+///
+/// Build it with :meth:`build`, :meth:`from_jsonl` or :meth:`from_source_tree`,
+/// or open a saved one with :meth:`load`. All scoring parameters are chosen
+/// per query. A saved index pickles as its path, an in-memory one as its bytes.
 #[pyclass(name = "Index", module = "rserini._core", frozen)]
 pub struct PyIndex {
     current: RwLock<Arc<Index>>,
@@ -443,7 +447,20 @@ impl PyIndex {
         Ok(PyIndex::new(index, Some(fingerprint)))
     }
 
-    /// Opens an index saved with `save`; `mmap` maps its large files.
+    /// Opens an index saved with :meth:`save`; ``mmap`` maps its large files
+    /// (milliseconds to open, pages shared between processes) instead of reading them.
+    ///
+    /// Raises
+    /// ------
+    /// FileNotFoundError
+    ///     If the folder does not exist.
+    /// IndexCorruptedError
+    ///     If a file is missing, truncated or damaged, or is a link, FIFO or device
+    ///     (links inside an index folder are never followed).
+    /// IndexVersionError
+    ///     If the index was written in another format version.
+    /// MemoryError
+    ///     If ``mmap=False`` and a file does not fit in memory.
     #[staticmethod]
     #[pyo3(signature = (path, *, mmap = true))]
     fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
@@ -456,7 +473,16 @@ impl PyIndex {
         Ok(PyIndex::new(index, meta.source))
     }
 
-    /// Saves the index into the folder `path` (created if needed), crash-safely.
+    /// Saves into the folder ``path``, crash-safely; replaces only an existing
+    /// rserini index.
+    ///
+    /// Raises
+    /// ------
+    /// FileExistsError
+    ///     If ``path`` is a non-empty folder that is not an rserini index (its
+    ///     ``meta.json``, if any, is not an index's); nothing in it is touched.
+    /// IndexLockedError
+    ///     If another writer holds the folder.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         if self.pending.lock().expect("not poisoned").lock.is_some() {
             return Err(CoreError(Error::Query(
@@ -571,14 +597,13 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Discards the queued changes and releases the folder's writer lock.
+    /// Discards the queued changes and releases the writer lock.
     fn rollback(&self) {
         let mut pending = self.pending.lock().expect("not poisoned");
         *pending = Pending::default();
     }
 
-    /// Merges every segment into one and drops deleted documents (and saves,
-    /// if the index lives in a folder).
+    /// Merges all segments into one, dropping deleted documents.
     fn optimize(&self, py: Python<'_>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
         self.take_lock(&mut pending)?;
@@ -601,8 +626,8 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Checks every file of the saved index, including the checksums of the
-    /// large files that loading skips.
+    /// Checks every file of the saved index, including the checksums of large
+    /// files that loading skips; raises :class:`IndexCorruptedError`.
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         let index = self.snapshot();
         let Some(dir) = index.dir() else {
@@ -619,20 +644,20 @@ impl PyIndex {
         self.snapshot().dir().map(PathBuf::from)
     }
 
-    /// Origin of the documents (a source-tree fingerprint, a JSONL path), if known.
+    /// Origin of the documents, if recorded.
     #[getter]
     fn source(&self) -> Option<String> {
         self.source.clone()
     }
 
-    /// Whether changes are waiting for `commit`.
+    /// Whether changes are waiting for :meth:`commit`.
     #[getter]
     fn has_pending_changes(&self) -> bool {
         let pending = self.pending.lock().expect("not poisoned");
         !pending.adds.is_empty() || !pending.deletes.is_empty()
     }
 
-    /// The analyzer documents were indexed with, and queries go through.
+    /// The analyzer of documents and queries.
     #[getter]
     fn analyzer(&self) -> PyAnalyzer {
         PyAnalyzer {
@@ -643,7 +668,8 @@ impl PyIndex {
         }
     }
 
-    /// Size figures as a dict.
+    /// Counts (live documents, terms, postings, total terms, avgdl, segments,
+    /// deleted documents), sizes (postings and store bytes) and the analyzer.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let index = self.snapshot();
         let s = index.stats();
@@ -719,8 +745,15 @@ impl PyIndex {
         ))
     }
 
-    /// The original fields of a stored document: the JSON object it was
-    /// given as, or `{"id": docid, "contents": text}` for a `(docid, text)` pair.
+    /// The original fields of a stored document (its JSON object, or
+    /// ``{"id", "contents"}`` for a pair).
+    ///
+    /// Raises
+    /// ------
+    /// UnknownDocidError
+    ///     For a docid not in the index.
+    /// QueryError
+    ///     If the index was built with ``store=False``.
     fn doc<'py>(&self, py: Python<'py>, docid: &str) -> PyResult<Bound<'py, PyAny>> {
         let stored = self.snapshot().stored(docid).map_err(CoreError)?;
         match stored.raw {
@@ -740,7 +773,7 @@ impl PyIndex {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
     }
 
-    /// The docid of each internal id (`-1`, the padding of `batch_search`, is skipped).
+    /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids.
     fn docids<'py>(
         &self,
         py: Python<'py>,
@@ -973,7 +1006,7 @@ impl PyIndex {
         explanation(py, e)
     }
 
-    /// The analyzed terms of `query`, with their query frequency, as the index sees them.
+    /// ``(term, query frequency, known to the index)`` for each distinct query term.
     fn query_terms(&self, query: &str) -> Vec<(String, u32, bool)> {
         search::query_terms(&self.snapshot(), query)
             .into_iter()
@@ -981,10 +1014,10 @@ impl PyIndex {
             .collect()
     }
 
-    /// `(term, query frequency, document frequency)` for each distinct analyzed
-    /// term of `query`, in first-occurrence order; df counts live documents.
-    /// With `stats()`'s `num_docs` and `avgdl`, enough to score any text span
-    /// with the index's BM25 statistics.
+    /// ``(term, query frequency, document frequency)`` for each distinct analyzed
+    /// term of ``query``, in first-occurrence order; df counts live documents. With
+    /// ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
+    /// index's BM25 statistics.
     fn term_stats(&self, query: &str) -> Vec<(String, u32, u64)> {
         search::query_terms(&self.snapshot(), query)
             .into_iter()
@@ -1079,7 +1112,7 @@ fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
     Ok(out)
 }
 
-/// Rebuilds an in-memory index from the files its pickle carries.
+/// Rebuilds an in-memory index from its pickled files.
 #[pyfunction]
 #[pyo3(signature = (files, source = None))]
 pub fn _index_from_files(
@@ -1105,7 +1138,7 @@ pub fn _index_from_files(
     Ok(PyIndex::new(index, source))
 }
 
-/// The fingerprint of the source tree under `root`, as stored by `Index.from_source_tree`.
+/// Fingerprint of the files under ``root`` as :meth:`Index.from_source_tree` sees them.
 #[pyfunction]
 #[pyo3(signature = (root, max_file_bytes = 1_048_576))]
 pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) -> PyResult<String> {
@@ -1113,14 +1146,14 @@ pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) ->
         .map_err(|e| CoreError(e).into())
 }
 
-/// Reads queries from a BEIR `queries.jsonl` or a `qid<TAB>text` file.
+/// Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file.
 #[pyfunction]
 pub fn read_queries(py: Python<'_>, path: PathBuf) -> PyResult<Vec<(String, String)>> {
     py.detach(|| corpus::read_queries(&path))
         .map_err(|e| CoreError(e).into())
 }
 
-/// The `source` recorded in the meta file of the saved index at `path`.
+/// The ``source`` recorded in a saved index.
 #[pyfunction]
 pub fn saved_index_source(path: PathBuf) -> PyResult<Option<String>> {
     Ok(store::read_meta(&path).map_err(CoreError)?.source)
