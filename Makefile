@@ -8,7 +8,16 @@ WHEELS := target/wheels
 QUERY ?= exact top-k bm25 scoring
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-rust test-python lint lint-rust lint-python format wheel bench-build clean
+.PHONY: help install run test test-rust test-venv test-python lint lint-rust lint-python lint-stubs format wheel wheels test-wheels bench clean
+
+# Release wheels: one per CPython, manylinux2014 (glibc 2.17) through zig's
+# linker, so they install on any glibc Linux of the last decade. The same
+# commands run in .github/workflows/release.yml.
+WHEEL_PYTHONS ?= python3.10 python3.11 python3.12 python3.13
+WHEEL_TARGET ?= x86_64-unknown-linux-gnu
+ZIGLANG := ziglang==0.15.2
+AUDITWHEEL := auditwheel==6.8.2
+MYPY := mypy==2.4.1
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -22,6 +31,17 @@ wheel: $(VENV)/.ready ## build the release wheel into target/wheels
 	rm -rf $(WHEELS)
 	$(VENV)/bin/maturin build --release --out $(WHEELS)
 
+wheels: $(VENV)/.ready ## release wheels for every CPython in WHEEL_PYTHONS (manylinux2014) and the sdist
+	$(VENV)/bin/pip install -q "$(ZIGLANG)"
+	rm -rf $(WHEELS)
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --release --zig --compatibility manylinux2014 \
+		--target $(WHEEL_TARGET) --interpreter $(WHEEL_PYTHONS) --out $(WHEELS)
+	$(VENV)/bin/maturin sdist --out $(WHEELS)
+
+test-wheels: $(VENV)/.ready ## install each wheel of `make wheels` into a fresh venv of its Python and use it
+	$(VENV)/bin/pip install -q "$(AUDITWHEEL)"
+	AUDITWHEEL=$(VENV)/bin/auditwheel ./.ci/test-wheels $(WHEELS) $(WHEEL_PYTHONS)
+
 install: wheel ## install the release wheel into .venv
 	$(VENV)/bin/pip install -q --force-reinstall $(WHEELS)/rserini-*.whl
 
@@ -34,23 +54,34 @@ test-rust: ## cargo tests of every crate, and the benches compile
 	cargo test --workspace
 	cargo bench --workspace --no-run
 
-# The suite runs against the wheel installed into a fresh virtual
-# environment, never against the source tree.
-test-python: wheel
+# The suite and stubtest run against the wheel installed into a fresh virtual
+# environment, never against the source tree (make builds it once per run).
+test-venv: wheel ## a fresh .venv-test with the release wheel and its test extra
 	rm -rf $(TEST_VENV)
 	$(PYTHON) -m venv $(TEST_VENV)
 	$(TEST_VENV)/bin/pip install -q --upgrade pip
 	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[test,parity]"
+
+test-python: test-venv ## the pytest suite against the installed wheel (with Pyserini for parity)
 	$(TEST_VENV)/bin/python -m rserini.parity --install
 	$(TEST_VENV)/bin/python -m pytest
 
-lint: lint-rust lint-python ## rustfmt, clippy -D warnings, ruff
+bench: test-venv ## the pytest-benchmark suite in benches/ against the installed wheel
+	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[bench]"
+	$(TEST_VENV)/bin/python -m pytest benches --benchmark-only
 
-lint-rust:
+lint: lint-rust lint-python lint-stubs ## rustfmt, clippy -D warnings, ruff, stubtest
+
+lint-rust: ## cargo fmt --check and clippy -D warnings
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 
-lint-python: $(VENV)/.ready
+# stubtest imports the built extension, so it checks the installed wheel.
+lint-stubs: test-venv ## mypy.stubtest: the type stubs against the built extension
+	$(TEST_VENV)/bin/pip install -q "$(MYPY)"
+	$(TEST_VENV)/bin/python -m mypy.stubtest rserini._core --allowlist stubtest-allowlist.txt
+
+lint-python: $(VENV)/.ready ## ruff check and ruff format --check
 	$(VENV)/bin/pip install -q "ruff>=0.6"
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches

@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ Algorithm: TypeAlias = Literal["auto", "exhaustive", "maxscore", "bmw"]
 StrPath: TypeAlias = str | PathLike[str]
 DocLike: TypeAlias = tuple[str, str] | Mapping[str, str] | Document
 
+@final
 class Analyzer:
     """A text analysis chain: a named preset, optionally with steps overridden.
 
@@ -43,8 +44,8 @@ class Analyzer:
         For an unknown preset or option.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: PresetName | str = "lucene-english",
         *,
         tokenizer: Literal["standard", "word", "whitespace"] | None = None,
@@ -53,7 +54,7 @@ class Analyzer:
         code_subtokens: bool | None = None,
         stopwords: str | Sequence[str] | None = None,
         stemmer: Literal["none", "porter", "snowball-english"] | None = None,
-    ) -> None: ...
+    ) -> Analyzer: ...
     def analyze(self, text: str) -> list[str]:
         """The terms of ``text``, in order."""
     def analyze_batch(self, texts: Sequence[str]) -> list[list[str]]:
@@ -64,13 +65,14 @@ class Analyzer:
     @property
     def config(self) -> dict[str, object]:
         """The full configuration."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Hit:
     """One search result; unpacks as ``docid, score, rank``."""
 
-    def __init__(self, docid: str, score: float, rank: int) -> None: ...
+    def __new__(cls, docid: str, score: float, rank: int) -> Hit: ...
     @property
     def docid(self) -> str: ...
     @property
@@ -80,8 +82,9 @@ class Hit:
     def rank(self) -> int:
         """1-based rank."""
     def __iter__(self) -> Iterable[str | float | int]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class TermExplanation:
     """One query term's share of a score."""
 
@@ -98,6 +101,7 @@ class TermExplanation:
     @property
     def score(self) -> float: ...
 
+@final
 class Explanation:
     """A score broken down by query term; ``str()`` prints it with the formula."""
 
@@ -114,6 +118,7 @@ class Explanation:
     @property
     def terms(self) -> list[TermExplanation]: ...
 
+@final
 class Index:
     """An immutable inverted index, safe to share between threads.
 
@@ -305,7 +310,7 @@ class Index:
         ``length="lucene"`` (documents with at least one indexed term, as Lucene)
         and ``length="exact"`` (every document)."""
     def __len__(self) -> int: ...
-    def __contains__(self, docid: str) -> bool: ...
+    def __contains__(self, docid: str, /) -> bool: ...
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
         """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
         :meth:`batch_search` (or a view of it) is read in the snapshot that produced
@@ -325,12 +330,40 @@ class Index:
         algorithm: Algorithm = "auto",
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
-        descending, then docid ascending. ``algorithm`` chooses how the top k is
-        found (exhaustive scoring or exact MaxScore / block-max WAND pruning);
-        every choice returns the same hits, ``"auto"`` picks the fastest.
-        ``model="qld"`` is query likelihood with Dirichlet smoothing ``mu``, as
-        Lucene's ``LMDirichletSimilarity`` (Pyserini's ``set_qld``), scored
-        exhaustively.
+        descending, then docid ascending.
+
+        Parameters
+        ----------
+        query
+            The query text, analyzed as the documents were.
+        k
+            The number of hits (any positive number: 1000 is as cheap per hit as 10).
+        model
+            ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
+            (query likelihood with Dirichlet smoothing, as Lucene's
+            ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
+        variant
+            The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
+            ``"bm25l"`` or ``"bm25+"``.
+        k1, b
+            BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
+            (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
+        length
+            ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
+            Pyserini; ``"exact"``: exact token counts.
+        delta
+            The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
+        mu
+            The Dirichlet prior of ``"qld"`` (Pyserini's default 1000).
+        algorithm
+            How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
+            block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
+            ``"auto"`` picks the fastest.
+
+        Returns
+        -------
+        list[Hit]
+            At most ``k`` hits, best first (fewer when fewer documents match).
 
         Raises
         ------
@@ -357,7 +390,8 @@ class Index:
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
         objects: the cheapest way to a deep ranking (evaluation, fusion).
-        Raises as ``search`` does."""
+        Parameters and errors as ``search``.
+        """
     def batch_search(
         self,
         queries: Sequence[str],
@@ -373,10 +407,13 @@ class Index:
         mu: float = 1000.0,
         algorithm: Algorithm = "auto",
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
-        """Runs all queries in parallel without the GIL; returns ``(ids, scores)``
-        of shape ``(len(queries), k)``, padded with ``-1`` / ``-inf``. ``ids`` stays
-        bound to the snapshot searched: :meth:`docids` maps it right even after a
-        commit. ``threads`` as for :meth:`build`."""
+        """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
+        two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
+        documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
+        float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
+        snapshot searched even after a commit; an empty query gives a row of padding. Other parameters and errors as
+        ``search``; ``threads`` defaults to all cores.
+        """
     def batch_search_pairs(
         self,
         queries: Sequence[str],
@@ -395,7 +432,8 @@ class Index:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
         input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
         The calling thread makes the tuples of each ranking as soon as it is found,
-        and searches too (without the GIL) while none is waiting."""
+        and searches too (without the GIL) while none is waiting.
+        """
     def explain(
         self,
         query: str,
@@ -409,7 +447,11 @@ class Index:
         delta: float | None = None,
         mu: float = 1000.0,
     ) -> Explanation:
-        """Breaks the score of ``docid`` for ``query`` down by term."""
+        """Breaks the score of ``docid`` for ``query`` down by term: each term's
+        query and document frequencies, idf and share, with the formula; ``str()``
+        prints it. Parameters as ``search``; an unknown docid raises
+        ``UnknownDocidError``.
+        """
     def query_terms(self, query: str) -> list[tuple[str, int, bool]]:
         """``(term, query frequency, known to the index)`` for each distinct query term."""
     def term_stats(self, query: str) -> list[tuple[str, int, int]]:

@@ -21,6 +21,7 @@ from rserini.formats import check_run_ids
 from rserini.project import CHUNK_LINES
 
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
 EPILOG = """\
 examples:
@@ -85,6 +86,16 @@ def _add_model_args(
         g.add_argument(
             "--mu", type=float, default=1000.0, help="Dirichlet mu of qld (default 1000)"
         )
+
+
+def _add_algorithm_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default="auto",
+        help="how the top k is found: exhaustive scoring or exact MaxScore / block-max WAND "
+        "pruning; every choice returns the same hits (default: auto, the fastest)",
+    )
 
 
 def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
@@ -195,7 +206,7 @@ def _search_project(args: argparse.Namespace, query: str) -> int:
     )
     if not args.quiet:
         print(f"rserini: {project.refresh}", file=sys.stderr)
-    hits = project.search(query, k=args.k, **_model_kwargs(args))
+    hits = project.search(query, k=args.k, algorithm=args.algorithm, **_model_kwargs(args))
     if args.json:
         print(json.dumps({"query": query, "hits": [h.to_dict() for h in hits]}))
     elif not hits:
@@ -213,7 +224,9 @@ def _cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if args.index is None:
         return _search_project(args, query)
-    hits = ranked(Index.load(args.index), query, args.k, **_model_kwargs(args))
+    hits = ranked(
+        Index.load(args.index), query, args.k, algorithm=args.algorithm, **_model_kwargs(args)
+    )
     if args.json:
         print(
             json.dumps(
@@ -258,7 +271,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         ids, scores = index.batch_search(
-            texts, k=depth, threads=args.threads, **_model_kwargs(args)
+            texts,
+            k=depth,
+            threads=args.threads,
+            algorithm=args.algorithm,
+            **_model_kwargs(args),
         )
     elapsed = time.perf_counter() - start
     docids = index.docids(ids)
@@ -534,6 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "info",
         help="describe an index: format, counts, analyzer, sizes, segments",
+        description="Describe an index folder: its format version, the rserini version that "
+        "wrote it, its generation, analyzer, document, term and posting counts, average "
+        "document length, sizes in bytes and segments (--json for a JSON object).",
     )
     p.add_argument("--index", required=True, type=Path, help="index folder")
     p.add_argument("--json", action="store_true", help="print as JSON")
@@ -565,6 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print hits as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
     _add_model_args(p, ("bm25", "tfidf", "rrf"))
+    _add_algorithm_arg(p)
     p.set_defaults(func=_cmd_search)
 
     p = sub.add_parser(
@@ -593,9 +614,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     _add_model_args(p)
     add_feedback_args(p)
+    _add_algorithm_arg(p)
     p.set_defaults(func=_cmd_run)
 
-    p = sub.add_parser("explain", help="break a document's score down by query term")
+    p = sub.add_parser(
+        "explain",
+        help="break a document's score down by query term",
+        description="Explain one document's score for a query: each query term's "
+        "frequencies, idf and contribution under the chosen model and parameters, "
+        "and their sum (the score search gives).",
+    )
     p.add_argument("query", nargs="+", metavar="QUERY")
     p.add_argument("--index", required=True, type=Path, help="index folder")
     p.add_argument("--docid", required=True, help="document to explain")

@@ -16,7 +16,24 @@ pub enum StopwordsArg {
     Words(Vec<String>),
 }
 
-/// Text analysis chain.
+/// A text analysis chain: a named preset, optionally with steps overridden.
+///
+/// Parameters
+/// ----------
+/// name
+///     Preset: ``"lucene-english"`` (Pyserini's default analyzer: UAX#29 words,
+///     possessives, lowercase, 33 stopwords, Porter), ``"plain"`` (Python's
+///     ``\w+`` on lowercased text), ``"code"`` (``plain`` plus identifier
+///     sub-tokens) or ``"whitespace"``.
+/// tokenizer, lowercase, possessive, code_subtokens, stopwords, stemmer
+///     Override one step of the preset. ``stopwords`` is ``"none"``,
+///     ``"lucene-english"`` or a list of words; ``stemmer`` is ``"none"``,
+///     ``"porter"`` or ``"snowball-english"``.
+///
+/// Raises
+/// ------
+/// AnalyzerError
+///     For an unknown preset or option.
 #[pyclass(name = "Analyzer", module = "rserini._core", frozen)]
 pub struct PyAnalyzer {
     pub inner: Arc<Analyzer>,
@@ -140,12 +157,12 @@ impl PyAnalyzer {
         })
     }
 
-    /// The terms of `text`, in order.
+    /// The terms of ``text``, in order.
     fn analyze(&self, text: &str) -> Vec<String> {
         self.inner.analyze(text)
     }
 
-    /// The terms of each text; runs in parallel without the GIL.
+    /// The terms of each text, computed in parallel without the GIL.
     fn analyze_batch(&self, py: Python<'_>, texts: Vec<String>) -> CoreResult<Vec<Vec<String>>> {
         use rayon::prelude::*;
         let analyzer = self.inner.clone();
@@ -157,13 +174,13 @@ impl PyAnalyzer {
         Ok(terms)
     }
 
-    /// The preset name, or "custom".
+    /// The preset name, or ``"custom"``.
     #[getter]
     fn name(&self) -> &'static str {
         self.inner.config().preset_name().unwrap_or("custom")
     }
 
-    /// The full configuration as a dict.
+    /// The full configuration.
     #[getter]
     fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         config_dict(py, self.inner.config())

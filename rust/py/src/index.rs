@@ -264,7 +264,11 @@ struct Pending {
     lock: Option<store::WriteLock>,
 }
 
-/// An inverted index. Safe to share between threads.
+/// An immutable inverted index, safe to share between threads.
+///
+/// Build it with :meth:`build`, :meth:`from_jsonl` or :meth:`from_source_tree`,
+/// or open a saved one with :meth:`load`. All scoring parameters are chosen
+/// per query. A saved index pickles as its path, an in-memory one as its bytes.
 #[pyclass(name = "Index", module = "rserini._core", frozen)]
 pub struct PyIndex {
     current: RwLock<Arc<Index>>,
@@ -363,6 +367,10 @@ impl PyIndex {
     /// indexes every copy of a repeated docid, as Lucene does (see `add`).
     #[staticmethod]
     #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error"))]
+    // The defaults PyO3 would show as `...` (Rust expressions), spelled out for `help()`.
+    #[pyo3(
+        text_signature = "(docs, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error')"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
@@ -391,6 +399,9 @@ impl PyIndex {
     /// is a `ParseError`.
     #[staticmethod]
     #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[pyo3(
+        text_signature = "(path, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error', max_line_bytes=67108864)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn from_jsonl(
         py: Python<'_>,
@@ -430,6 +441,9 @@ impl PyIndex {
     /// per file, docid = relative path), honouring `.gitignore`.
     #[staticmethod]
     #[pyo3(signature = (root, *, analyzer = AnalyzerArg::Name("code".into()), max_file_bytes = 1_048_576, store = true, threads = None, progress = true))]
+    #[pyo3(
+        text_signature = "(root, *, analyzer='code', max_file_bytes=1048576, store=True, threads=None, progress=True)"
+    )]
     fn from_source_tree(
         py: Python<'_>,
         root: PathBuf,
@@ -455,7 +469,20 @@ impl PyIndex {
         Ok(PyIndex::new(index, Some(fingerprint)))
     }
 
-    /// Opens an index saved with `save`; `mmap` maps its large files.
+    /// Opens an index saved with :meth:`save`; ``mmap`` maps its large files
+    /// (milliseconds to open, pages shared between processes) instead of reading them.
+    ///
+    /// Raises
+    /// ------
+    /// FileNotFoundError
+    ///     If the folder does not exist.
+    /// IndexCorruptedError
+    ///     If a file is missing, truncated or damaged, or is a link, FIFO or device
+    ///     (links inside an index folder are never followed).
+    /// IndexVersionError
+    ///     If the index was written in another format version.
+    /// MemoryError
+    ///     If ``mmap=False`` and a file does not fit in memory.
     #[staticmethod]
     #[pyo3(signature = (path, *, mmap = true))]
     fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
@@ -466,7 +493,16 @@ impl PyIndex {
         Ok(PyIndex::new(index, meta.source))
     }
 
-    /// Saves the index into the folder `path` (created if needed), crash-safely.
+    /// Saves into the folder ``path``, crash-safely; replaces only an existing
+    /// rserini index.
+    ///
+    /// Raises
+    /// ------
+    /// FileExistsError
+    ///     If ``path`` is a non-empty folder that is not an rserini index (its
+    ///     ``meta.json``, if any, is not an index's); nothing in it is touched.
+    /// IndexLockedError
+    ///     If another writer holds the folder.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         if self.pending.lock().expect("not poisoned").lock.is_some() {
             return Err(CoreError(Error::Query(
@@ -504,6 +540,7 @@ impl PyIndex {
     /// Queues the documents of JSONL files (as for `from_jsonl`) to add at
     /// the next `commit`; `duplicates` as for `add`.
     #[pyo3(signature = (path, *, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
+    #[pyo3(text_signature = "($self, path, *, duplicates='error', max_line_bytes=67108864)")]
     fn add_jsonl(
         &self,
         py: Python<'_>,
@@ -603,14 +640,13 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Discards the queued changes and releases the folder's writer lock.
+    /// Discards the queued changes and releases the writer lock.
     fn rollback(&self) {
         let mut pending = self.pending.lock().expect("not poisoned");
         *pending = Pending::default();
     }
 
-    /// Merges every segment into one and drops deleted documents (and saves,
-    /// if the index lives in a folder).
+    /// Merges all segments into one, dropping deleted documents.
     fn optimize(&self, py: Python<'_>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
         self.take_lock(&mut pending)?;
@@ -636,8 +672,8 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Checks every file of the saved index, including the checksums of the
-    /// large files that loading skips.
+    /// Checks every file of the saved index, including the checksums of large
+    /// files that loading skips; raises :class:`IndexCorruptedError`.
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         let index = self.snapshot();
         let Some(dir) = index.dir() else {
@@ -653,20 +689,20 @@ impl PyIndex {
         self.snapshot().dir().map(PathBuf::from)
     }
 
-    /// Origin of the documents (a source-tree fingerprint, a JSONL path), if known.
+    /// Origin of the documents, if recorded.
     #[getter]
     fn source(&self) -> Option<String> {
         self.source.clone()
     }
 
-    /// Whether changes are waiting for `commit`.
+    /// Whether changes are waiting for :meth:`commit`.
     #[getter]
     fn has_pending_changes(&self) -> bool {
         let pending = self.pending.lock().expect("not poisoned");
         !pending.adds.is_empty() || !pending.deletes.is_empty()
     }
 
-    /// The analyzer documents were indexed with, and queries go through.
+    /// The analyzer of documents and queries.
     #[getter]
     fn analyzer(&self) -> PyAnalyzer {
         PyAnalyzer {
@@ -677,6 +713,9 @@ impl PyIndex {
         }
     }
 
+    /// Counts (live documents, terms, postings, total terms, avgdl, segments,
+    /// deleted documents), sizes (postings and store bytes) and the analyzer.
+    ///
     /// Size figures as a dict. `avgdl` is the mean length over all documents
     /// (0 for an empty index); `avgdl_lucene` and `avgdl_exact` are the means
     /// BM25 uses with `length="lucene"` (documents with at least one indexed
@@ -764,8 +803,15 @@ impl PyIndex {
         ))
     }
 
-    /// The original fields of a stored document: the JSON object it was
-    /// given as, or `{"id": docid, "contents": text}` for a `(docid, text)` pair.
+    /// The original fields of a stored document (its JSON object, or
+    /// ``{"id", "contents"}`` for a pair).
+    ///
+    /// Raises
+    /// ------
+    /// UnknownDocidError
+    ///     For a docid not in the index.
+    /// QueryError
+    ///     If the index was built with ``store=False``.
     fn doc<'py>(&self, py: Python<'py>, docid: &str) -> PyResult<Bound<'py, PyAny>> {
         let stored = self.snapshot().stored(docid).map_err(CoreError)?;
         match stored.raw {
@@ -785,7 +831,7 @@ impl PyIndex {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
     }
 
-    /// The docid of each internal id (`-1`, the padding of `batch_search`, is skipped).
+    /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids.
     ///
     /// The ids array of `batch_search` (or a view of it) is read in the
     /// snapshot that produced it, even after a commit; other ids are read in
@@ -835,8 +881,50 @@ impl PyIndex {
         }
     }
 
-    /// The `k` best documents for `query` (`model="qld"`: query likelihood
-    /// with Dirichlet smoothing `mu`, as Lucene's `LMDirichletSimilarity`).
+    /// The ``k`` best documents sharing a term with ``query``: score
+    /// descending, then docid ascending.
+    ///
+    /// Parameters
+    /// ----------
+    /// query
+    ///     The query text, analyzed as the documents were.
+    /// k
+    ///     The number of hits (any positive number: 1000 is as cheap per hit as 10).
+    /// model
+    ///     ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
+    ///     (query likelihood with Dirichlet smoothing, as Lucene's
+    ///     ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
+    /// variant
+    ///     The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
+    ///     ``"bm25l"`` or ``"bm25+"``.
+    /// k1, b
+    ///     BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
+    ///     (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
+    /// length
+    ///     ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
+    ///     Pyserini; ``"exact"``: exact token counts.
+    /// delta
+    ///     The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
+    /// mu
+    ///     The Dirichlet prior of ``"qld"`` (Pyserini's default 1000).
+    /// algorithm
+    ///     How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
+    ///     block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
+    ///     ``"auto"`` picks the fastest.
+    ///
+    /// Returns
+    /// -------
+    /// list[Hit]
+    ///     At most ``k`` hits, best first (fewer when fewer documents match).
+    ///
+    /// Raises
+    /// ------
+    /// QueryError
+    ///     For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
+    ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
+    ///     negative or not finite.
+    /// TypeError
+    ///     For a ``k`` that is not an int.
     #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -858,8 +946,9 @@ impl PyIndex {
         hits(py, &index, &self.docids, &docs)
     }
 
-    /// `search` as `(docid, score)` tuples, best first: no `Hit` objects,
-    /// the cheapest way to a deep ranking.
+    /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
+    /// objects: the cheapest way to a deep ranking (evaluation, fusion).
+    /// Parameters and errors as ``search``.
     #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
@@ -881,12 +970,12 @@ impl PyIndex {
         pairs(py, &index, &self.docids, &docs)
     }
 
-    /// Runs many queries in parallel; returns `(ids, scores)`, two arrays of
-    /// shape `(len(queries), min(k, len(index)))`: int32 internal ids (`-1`
-    /// pads short result lists) and float32 scores (`-inf` pads). Map ids with
-    /// `docids()`: the ids stay bound to the snapshot searched, so a commit in
-    /// between cannot make them name other documents. An empty query gives an
-    /// empty (all padding) row.
+    /// Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
+    /// two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
+    /// documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
+    /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
+    /// snapshot searched even after a commit; an empty query gives a row of padding. Other parameters and errors as
+    /// ``search``; ``threads`` defaults to all cores.
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -936,9 +1025,10 @@ impl PyIndex {
         ))
     }
 
-    /// `batch_search` as one list of `(docid, score)` tuples per query, in
-    /// input order (an empty query gives `[]`), made on the calling thread
-    /// while the others search (see [`search_each`]).
+    /// ``batch_search`` as ``(docid, score)`` tuples: one list per query, in
+    /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
+    /// The calling thread makes the tuples of each ranking as soon as it is found,
+    /// and searches too (without the GIL) while none is waiting.
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -972,7 +1062,10 @@ impl PyIndex {
         Ok(out)
     }
 
-    /// Explains the score of `docid` for `query`, term by term.
+    /// Breaks the score of ``docid`` for ``query`` down by term: each term's
+    /// query and document frequencies, idf and share, with the formula; ``str()``
+    /// prints it. Parameters as ``search``; an unknown docid raises
+    /// ``UnknownDocidError``.
     #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0))]
     #[allow(clippy::too_many_arguments)]
     fn explain(
@@ -1120,7 +1213,7 @@ impl PyIndex {
             .map_err(CoreError)?)
     }
 
-    /// The analyzed terms of `query`, with their query frequency, as the index sees them.
+    /// ``(term, query frequency, known to the index)`` for each distinct query term.
     fn query_terms(&self, query: &str) -> Vec<(String, u32, bool)> {
         search::query_terms(&self.snapshot(), query)
             .into_iter()
@@ -1128,10 +1221,10 @@ impl PyIndex {
             .collect()
     }
 
-    /// `(term, query frequency, document frequency)` for each distinct analyzed
-    /// term of `query`, in first-occurrence order; df counts live documents.
-    /// With `stats()`'s `num_docs` and `avgdl`, enough to score any text span
-    /// with the index's BM25 statistics.
+    /// ``(term, query frequency, document frequency)`` for each distinct analyzed
+    /// term of ``query``, in first-occurrence order; df counts live documents. With
+    /// ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
+    /// index's BM25 statistics.
     fn term_stats(&self, query: &str) -> Vec<(String, u32, u64)> {
         search::query_terms(&self.snapshot(), query)
             .into_iter()
@@ -1243,7 +1336,7 @@ fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
     Ok(out)
 }
 
-/// Rebuilds an in-memory index from the files its pickle carries.
+/// Rebuilds an in-memory index from its pickled files.
 #[pyfunction]
 #[pyo3(signature = (files, source = None))]
 pub fn _index_from_files(
@@ -1269,7 +1362,7 @@ pub fn _index_from_files(
     Ok(PyIndex::new(index, source))
 }
 
-/// The fingerprint of the source tree under `root`, as stored by `Index.from_source_tree`.
+/// Fingerprint of the files under ``root`` as :meth:`Index.from_source_tree` sees them.
 #[pyfunction]
 #[pyo3(signature = (root, max_file_bytes = 1_048_576))]
 pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) -> PyResult<String> {
@@ -1278,13 +1371,13 @@ pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) ->
     })
 }
 
-/// Reads queries from a BEIR `queries.jsonl` or a `qid<TAB>text` file.
+/// Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file.
 #[pyfunction]
 pub fn read_queries(py: Python<'_>, path: PathBuf) -> PyResult<Vec<(String, String)>> {
     detached(py, None, || corpus::read_queries(&path))
 }
 
-/// The `source` recorded in the meta file of the saved index at `path`.
+/// The ``source`` recorded in a saved index.
 #[pyfunction]
 pub fn saved_index_source(path: PathBuf) -> PyResult<Option<String>> {
     Ok(store::read_meta(&path).map_err(CoreError)?.source)

@@ -18,10 +18,21 @@ use crate::errors::CoreError;
 /// out by reason.
 type Listing = (Vec<(String, u64, u128)>, HashMap<&'static str, usize>);
 
-/// Lists the files under `root` (honouring `.gitignore`; no hidden file, no
-/// symbolic link, nothing under `.rserini/`) without reading them.
+/// ``(path, size, mtime_ns)`` of each file under ``root``, sorted by path (honouring
+/// ``.gitignore``; no hidden file, no symbolic link, nothing under ``.rserini/``), and
+/// how many files were left out, by reason: larger than ``max_file_bytes`` (``huge``),
+/// a name matching ``generated_names`` (``generated``) or a path that is not UTF-8
+/// (``non_utf8_name``). Nothing is read.
+///
+/// Raises
+/// ------
+/// FileNotFoundError
+///     If ``root`` is not a folder.
+/// ValueError
+///     For a malformed glob in ``generated_names``.
 #[pyfunction]
 #[pyo3(signature = (root, *, max_file_bytes = 1_048_576, generated_names = Vec::new()))]
+#[pyo3(text_signature = "(root, *, max_file_bytes=1048576, generated_names=())")]
 pub fn list_source_files(
     py: Python<'_>,
     root: PathBuf,
@@ -47,9 +58,16 @@ pub fn list_source_files(
 /// `(skip reason, content hash, text)` of each path, in order.
 type Read = (Option<&'static str>, Option<String>, Option<String>);
 
-/// Reads files listed by `list_source_files`, in parallel.
+/// ``(skip reason, BLAKE3 hex hash of the bytes, text)`` of each of ``paths`` under
+/// ``root``, read in parallel without the GIL. The reason is ``None`` for a text file,
+/// else ``unreadable`` or ``huge`` (no hash), ``binary`` (a NUL byte), ``non_utf8``, or
+/// ``generated`` (a marker in the first ``header_lines`` lines, or a line longer than
+/// ``max_line_bytes``); the text is given only for a text file.
 #[pyfunction]
 #[pyo3(signature = (root, paths, *, max_file_bytes = 1_048_576, generated_markers = Vec::new(), header_lines = 0, max_line_bytes = None))]
+#[pyo3(
+    text_signature = "(root, paths, *, max_file_bytes=1048576, generated_markers=(), header_lines=0, max_line_bytes=None)"
+)]
 pub fn read_source_files(
     py: Python<'_>,
     root: PathBuf,
@@ -71,7 +89,14 @@ pub fn read_source_files(
         .collect())
 }
 
-/// `(start_line, end_line, text)` of each run of `lines` lines of `text`.
+/// ``(start_line, end_line, text)`` of each run of ``lines`` lines of ``text``
+/// (1-based, inclusive; lines end at ``\n``; the last run may be shorter). The runs
+/// tile the text; a blank text has none.
+///
+/// Raises
+/// ------
+/// ValueError
+///     If ``lines`` is 0.
 #[pyfunction]
 pub fn chunk_lines(text: &str, lines: usize) -> PyResult<Vec<(usize, usize, &str)>> {
     let lines = NonZeroUsize::new(lines)

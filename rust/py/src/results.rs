@@ -7,7 +7,7 @@ use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
 use rserini_core::index::Index;
 use rserini_core::search::{Explanation, ScoredDoc};
 
-/// One search result.
+/// One search result; unpacks as ``docid, score, rank``.
 // The docid is kept as the Python string it is read as, made once: deep
 // rankings build a thousand hits per query.
 #[pyclass(name = "Hit", module = "rserini._core", frozen, freelist = 4096)]
@@ -15,7 +15,7 @@ pub struct PyHit {
     /// The document's id.
     #[pyo3(get)]
     pub docid: Py<PyString>,
-    /// Its score (a float32 value).
+    /// The score, a float32 value.
     #[pyo3(get)]
     pub score: f64,
     /// 1-based rank.
@@ -77,7 +77,7 @@ pub struct PyTermExplanation {
     score: f64,
 }
 
-/// A score broken down by query term.
+/// A score broken down by query term; ``str()`` prints it with the formula.
 #[pyclass(name = "Explanation", module = "rserini._core", frozen, get_all)]
 pub struct PyExplanation {
     docid: String,
