@@ -2,8 +2,7 @@
 
 The extension's docstrings come from the Rust ``///`` comments; the stub repeats them
 for editors and type checkers. Each documented item of the stub must carry, word for
-word, the runtime ``__doc__``. Items whose Rust comment still differs are listed in
-``NOT_YET_IN_STEP``: strict xfails, so bringing one in step fails until it is removed.
+word, the runtime ``__doc__``.
 """
 
 from __future__ import annotations
@@ -17,11 +16,6 @@ import rserini._core as core
 from support import REPO
 
 STUB = REPO / "python" / "rserini" / "_core.pyi"
-
-NOT_YET_IN_STEP = {
-    "Index.build", "Index.from_jsonl", "Index.from_source_tree", "Index.add",
-    "Index.add_jsonl", "Index.delete", "Index.commit", "rrf", "rrf_full_depth",
-}  # fmt: skip
 
 
 def documented(nodes: list[ast.stmt], prefix: str = "") -> list[tuple[str, str]]:
@@ -45,20 +39,7 @@ def test_the_stub_documents_the_search_methods() -> None:
     assert {"Index.search", "Index.batch_search", "Index.explain"} <= names
 
 
-@pytest.mark.parametrize(
-    ("name", "doc"),
-    [
-        pytest.param(
-            name,
-            doc,
-            marks=[pytest.mark.xfail(reason="Rust doc not yet in step", strict=True)]
-            if name in NOT_YET_IN_STEP
-            else [],
-            id=name,
-        )
-        for name, doc in ITEMS
-    ],
-)
+@pytest.mark.parametrize(("name", "doc"), ITEMS, ids=[name for name, _ in ITEMS])
 def test_stub_docstring_is_the_runtime_docstring(name: str, doc: str) -> None:
     obj: object = core
     for part in name.split("."):

@@ -411,8 +411,8 @@ class Index:
         two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
         documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
         float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
-        snapshot searched even after a commit; an empty query gives a row of padding. Other parameters and errors as
-        ``search``; ``threads`` defaults to all cores.
+        snapshot searched even after a commit; an empty query gives a row of padding.
+        Other parameters and errors as ``search``; ``threads`` defaults to all cores.
         """
     def batch_search_pairs(
         self,

@@ -61,8 +61,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Hits {
     }
 }
 
-/// Checks BM25 parameters exactly as every search does, for Python code
-/// that stores them before searching: raises `QueryError` naming the bad one.
+/// Checks BM25 parameters as every search does; raises :class:`QueryError`.
 #[pyfunction]
 #[pyo3(signature = (k1, b, *, variant = "lucene", delta = None))]
 pub fn _check_bm25(k1: f64, b: f64, variant: &str, delta: Option<f64>) -> PyResult<()> {

@@ -12,7 +12,10 @@ pub enum Item {
     Str(String),
 }
 
-/// Fuses rankings (lists of docids or ints, best first) by reciprocal rank.
+/// Reciprocal-rank fusion: ``sum_i w_i / (k + rank_i + 1)``, 0-based ranks;
+/// an item repeated within a ranking counts once, at its first (best) rank;
+/// ties keep first appearance (ranking 0 first). Only the first ``depth``
+/// entries of each ranking count when given.
 #[pyfunction]
 #[pyo3(signature = (rankings, k = 60.0, weights = None, depth = None))]
 pub fn rrf(
@@ -26,9 +29,10 @@ pub fn rrf(
         .map_err(|e| CoreError(e).into())
 }
 
-/// Full-depth fusion over `num_docs` documents numbered `0..num_docs`: each
-/// ranking implicitly continues with its unlisted documents in ascending
-/// order. Returns the `top` best `(doc, score)` pairs.
+/// Fusion over documents ``0..num_docs``, each ranking continuing with its
+/// unlisted documents in ascending order; the ``top`` best. Memory grows with
+/// the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
+/// result cannot be held.
 #[pyfunction]
 #[pyo3(signature = (num_docs, rankings, k = 60.0, weights = None, top = None))]
 pub fn rrf_full_depth(

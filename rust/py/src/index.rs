@@ -363,8 +363,27 @@ fn nonempty_query(query: String) -> CoreResult<String> {
 
 #[pymethods]
 impl PyIndex {
-    /// Builds an index from `(docid, text)` pairs or dicts. `duplicates="keep"`
-    /// indexes every copy of a repeated docid, as Lucene does (see `add`).
+    /// Indexes ``(docid, text)`` pairs, :class:`rserini.Document` objects or dicts
+    /// (``{"id", "contents"}``, or BEIR ``{"_id", "title", "text"}`` indexed as
+    /// ``title + " " + text``).
+    /// With ``store``, the documents are kept for :meth:`doc` and :meth:`contents`.
+    /// ``memory_mb`` bounds the memory the build keeps uncompressed: past it, the
+    /// postings gathered so far are compressed into a segment of their own, and
+    /// the segments are merged into one at the end (the index is the same
+    /// whatever the budget; only the build's time and peak memory change).
+    /// ``duplicates="keep"`` indexes every copy of a repeated docid, as Lucene
+    /// does (see :meth:`add`). ``threads`` is ``None`` (all cores) or between 1
+    /// and 256 (four per core on larger machines); every call with threads runs
+    /// on a kept pool, rebuilt after ``fork()``.
+    ///
+    /// Raises
+    /// ------
+    /// DocumentError
+    ///     For an empty docid, or a duplicate one unless ``duplicates="keep"``.
+    /// QueryError
+    ///     For ``threads`` out of range or an unknown ``duplicates`` policy.
+    /// TypeError
+    ///     For an item that is neither a pair nor a dict, or non-str fields.
     #[staticmethod]
     #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error"))]
     // The defaults PyO3 would show as `...` (Rust expressions), spelled out for `help()`.
@@ -394,9 +413,19 @@ impl PyIndex {
         Ok(PyIndex::new(index, None))
     }
 
-    /// Builds an index from JSONL files (Pyserini or BEIR shape), a file or a
-    /// folder; `duplicates` as for `build`; a line longer than `max_line_bytes`
-    /// is a `ParseError`.
+    /// Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
+    /// reading them in a stream; ``memory_mb``, ``threads`` and ``duplicates`` are as
+    /// for :meth:`build`. In a folder holding ``corpus.jsonl`` or ``corpus.jsonl.gz``
+    /// (a BEIR data set) only that file is read. A UTF-8 byte order mark opening a
+    /// file is skipped.
+    ///
+    /// Raises
+    /// ------
+    /// ParseError
+    ///     For a malformed line, or one longer than ``max_line_bytes`` (64 MiB by
+    ///     default), with ``path`` and ``line`` set.
+    /// DocumentError
+    ///     For a corpus file that is not a regular file (a FIFO, a device).
     #[staticmethod]
     #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
     #[pyo3(
@@ -437,8 +466,9 @@ impl PyIndex {
         ))
     }
 
-    /// Builds an index of the text and code files under `root` (one document
-    /// per file, docid = relative path), honouring `.gitignore`.
+    /// Indexes the text files under ``root`` (honouring ``.gitignore``), one
+    /// document per file, docid = relative path; a file whose path is not UTF-8 is
+    /// left out, since no docid names it losslessly.
     #[staticmethod]
     #[pyo3(signature = (root, *, analyzer = AnalyzerArg::Name("code".into()), max_file_bytes = 1_048_576, store = true, threads = None, progress = true))]
     #[pyo3(
@@ -518,14 +548,21 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Queues documents to add at the next `commit`.
+    /// Queues documents to add at the next :meth:`commit` (takes the folder's
+    /// writer lock when the index lives in a folder).
     ///
-    /// With `duplicates="keep"`, a docid already in the index (or given
-    /// twice) is indexed again, as Lucene's `addDocument` does: every copy is
-    /// searched and ranked on its own, copies with equal scores in the order
-    /// they were added; `doc`, `contents`, `explain` and `in` read the first
-    /// copy; `delete(docid)` deletes every copy. One commit's additions share
-    /// one policy.
+    /// With ``duplicates="keep"``, a docid already in the index (or given twice) is
+    /// indexed again, as Lucene's ``addDocument`` does: every copy is searched and
+    /// ranked on its own, copies with equal scores in the order they were added;
+    /// :meth:`doc`, :meth:`contents`, :meth:`explain` and ``in`` read the first copy;
+    /// :meth:`delete` deletes every copy. One commit's additions share one policy
+    /// (a :class:`QueryError` otherwise).
+    ///
+    /// Raises
+    /// ------
+    /// IndexLockedError
+    ///     If another writer holds the folder, or this process was forked from the
+    ///     process that took the lock (a child never commits its parent's changes).
     #[pyo3(signature = (docs, *, duplicates = "error"))]
     fn add(&self, py: Python<'_>, docs: &Bound<'_, PyAny>, duplicates: &str) -> PyResult<()> {
         let duplicates = Duplicates::parse(duplicates).map_err(CoreError)?;
@@ -537,8 +574,8 @@ impl PyIndex {
         self.queue(new, duplicates)
     }
 
-    /// Queues the documents of JSONL files (as for `from_jsonl`) to add at
-    /// the next `commit`; `duplicates` as for `add`.
+    /// Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
+    /// returns how many.
     #[pyo3(signature = (path, *, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES))]
     #[pyo3(text_signature = "($self, path, *, duplicates='error', max_line_bytes=67108864)")]
     fn add_jsonl(
@@ -561,9 +598,13 @@ impl PyIndex {
         Ok(count)
     }
 
-    /// Queues documents to delete at the next `commit`; deleting a document
-    /// queued by `add` simply drops it. A docid added with
-    /// `duplicates="keep"` is deleted with every copy, queued or indexed.
+    /// Queues documents to delete at the next :meth:`commit`; a docid with several
+    /// copies loses them all, as Lucene's delete-by-term.
+    ///
+    /// Raises
+    /// ------
+    /// UnknownDocidError
+    ///     For a docid that is neither in the index nor queued.
     fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
         let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
             vec![one.to_str()?.to_owned()]
@@ -598,10 +639,10 @@ impl PyIndex {
         Ok(())
     }
 
-    /// Applies the queued changes: deletions first, then additions as a new
-    /// segment, then merges; saves them if the index lives in a folder, on
-    /// top of the latest saved state (another writer may have committed since
-    /// this object was loaded). Searches see the changes only after `commit`.
+    /// Applies the queued changes (deletions, then additions as a new segment,
+    /// then merges) on top of the latest saved state, saves them crash-safely if
+    /// the index lives in a folder, and releases the writer lock. A failed
+    /// commit discards the queued changes.
     #[pyo3(signature = (*, threads = None))]
     fn commit(&self, py: Python<'_>, threads: Option<Threads>) -> PyResult<()> {
         let mut pending = self.pending.lock().expect("not poisoned");
@@ -715,11 +756,10 @@ impl PyIndex {
 
     /// Counts (live documents, terms, postings, total terms, avgdl, segments,
     /// deleted documents), sizes (postings and store bytes) and the analyzer.
-    ///
-    /// Size figures as a dict. `avgdl` is the mean length over all documents
-    /// (0 for an empty index); `avgdl_lucene` and `avgdl_exact` are the means
-    /// BM25 uses with `length="lucene"` (documents with at least one indexed
-    /// term) and `length="exact"` (every document).
+    /// ``avgdl`` is the mean length over all documents (0 for an empty index);
+    /// ``avgdl_lucene`` and ``avgdl_exact`` are the means BM25 scores with under
+    /// ``length="lucene"`` (documents with at least one indexed term, as Lucene)
+    /// and ``length="exact"`` (every document).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let index = self.snapshot();
         let s = index.stats();
@@ -831,11 +871,9 @@ impl PyIndex {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
     }
 
-    /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids.
-    ///
-    /// The ids array of `batch_search` (or a view of it) is read in the
-    /// snapshot that produced it, even after a commit; other ids are read in
-    /// the current snapshot.
+    /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
+    /// :meth:`batch_search` (or a view of it) is read in the snapshot that produced
+    /// it, even after a commit; other ids (lists, copies) in the current one.
     fn docids<'py>(
         &self,
         py: Python<'py>,
@@ -974,8 +1012,8 @@ impl PyIndex {
     /// two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
     /// documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
-    /// snapshot searched even after a commit; an empty query gives a row of padding. Other parameters and errors as
-    /// ``search``; ``threads`` defaults to all cores.
+    /// snapshot searched even after a commit; an empty query gives a row of padding.
+    /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -1087,9 +1125,16 @@ impl PyIndex {
         explanation(py, e)
     }
 
-    /// RM3 feedback as Anserini's reranker (Pyserini's `set_rm3`), for many
-    /// queries in parallel: BM25 (`k1`, `b`, Lucene's) first stage, then
-    /// the expanded query; returns `(ids, scores)` as `batch_search`.
+    /// RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
+    /// queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage, then the
+    /// expanded query; returns ``(ids, scores)`` as ``batch_search``.
+    ///
+    /// Raises
+    /// ------
+    /// QueryError
+    ///     For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
+    ///     ``original_query_weight`` outside [0, 1], or an index without a
+    ///     document store (rebuild it with ``store=True``).
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True)")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rm3<'py>(
@@ -1116,10 +1161,15 @@ impl PyIndex {
         })
     }
 
-    /// Rocchio feedback as Anserini's reranker (Pyserini's `set_rocchio`),
-    /// for many queries in parallel: a BM25 (`k1`, `b`, Lucene's) first
-    /// stage to depth `k`, then the new query; returns `(ids, scores)` as
-    /// `batch_search`.
+    /// Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
+    /// many queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage to depth
+    /// ``k``, then the new query; returns ``(ids, scores)`` as ``batch_search``.
+    ///
+    /// Raises
+    /// ------
+    /// QueryError
+    ///     For ``k <= 0``, a count below 1, a weight outside [0, 1], or an index
+    ///     without a document store (rebuild it with ``store=True``).
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rocchio<'py>(
@@ -1154,9 +1204,8 @@ impl PyIndex {
         })
     }
 
-    /// The Rocchio query of `query` searched to depth `k`, as `(term,
-    /// weight)` pairs, terms in ascending order: the boosts of the
-    /// second-stage BM25 query.
+    /// The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
+    /// weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``.
     #[pyo3(signature = (query, k = Hits(1000), *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, query, k=1000, *, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
     #[allow(clippy::too_many_arguments)]
     fn rocchio_query(
@@ -1189,8 +1238,9 @@ impl PyIndex {
             .map_err(CoreError)?)
     }
 
-    /// The RM3-expanded query of `query` as `(term, weight)` pairs, terms in
-    /// ascending order: the boosts of the second-stage BM25 query.
+    /// The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
+    /// ascending order: the boosts of the second-stage BM25 query. Raises as
+    /// ``batch_search_rm3``.
     #[pyo3(signature = (query, *, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
     #[allow(clippy::too_many_arguments)]
     fn rm3_query(

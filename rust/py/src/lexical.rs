@@ -60,7 +60,7 @@ fn reduce<'py>(arm: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> 
     Ok((arm.get_type().getattr("_from_bytes")?, args))
 }
 
-/// The TF-IDF arm: statistics of a fitted `TfidfIndex`.
+/// Statistics of a fitted TF-IDF index (``rserini.retrieval.tfidf.TfidfIndex``).
 #[pyclass(name = "_TfidfArm", module = "rserini._core", frozen)]
 pub struct PyTfidfArm {
     inner: Arc<TfidfArm>,
@@ -89,7 +89,7 @@ impl PyTfidfArm {
         self.inner.n_docs()
     }
 
-    /// `(doc, score)` for every document, best first, ties by number.
+    /// ``(doc, score)`` for every document, best first, ties by number.
     fn query(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, f64)>> {
         if self.inner.n_docs() == 0 {
             return Ok(Vec::new());
@@ -99,7 +99,7 @@ impl PyTfidfArm {
         Ok(py.detach(|| lexical::ranking(&arm.scores(&text))))
     }
 
-    /// `{"n_docs", "doc_vectors", "postings"}` as the reference stores them.
+    /// ``n_docs``, ``doc_vectors`` and ``postings`` as agentic-retrieval stores them.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
         out.set_item("n_docs", self.inner.n_docs())?;
@@ -173,8 +173,7 @@ impl PyTfidfArm {
     }
 }
 
-/// The BM25 arm: statistics of a fitted `BM25Index` (k1 and b are given
-/// per query).
+/// Statistics of a fitted BM25 index (``rserini.retrieval.bm25.BM25Index``).
 #[pyclass(name = "_Bm25Arm", module = "rserini._core", frozen)]
 pub struct PyBm25Arm {
     inner: Arc<Bm25Arm>,
@@ -209,7 +208,7 @@ impl PyBm25Arm {
         self.inner.avgdl()
     }
 
-    /// `(doc, score)` for every document, best first, ties by number.
+    /// ``(doc, score)`` for every document, best first, ties by number.
     fn query(
         &self,
         py: Python<'_>,
@@ -225,8 +224,8 @@ impl PyBm25Arm {
         Ok(py.detach(|| lexical::ranking(&arm.scores(&text, k1, b))))
     }
 
-    /// `{"n_docs", "avgdl", "tf", "dl", "postings", "df"}` as the reference
-    /// stores them.
+    /// ``n_docs``, ``avgdl``, ``tf``, ``dl``, ``postings`` and ``df`` as
+    /// agentic-retrieval stores them.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let arm = &self.inner;
         let out = PyDict::new(py);
@@ -303,7 +302,7 @@ impl PyBm25Arm {
     }
 }
 
-/// Fits both arms on `texts`, analyzing each text once, without the GIL.
+/// Both arms over ``texts``, each text analyzed once, without the GIL.
 #[pyfunction]
 pub fn _lexical_fit(
     py: Python<'_>,
@@ -318,7 +317,7 @@ pub fn _lexical_fit(
     ))
 }
 
-/// The first `top` document numbers of the fused TF-IDF + BM25 ranking.
+/// The first ``top`` document numbers of the fused ranking, without the GIL.
 #[pyfunction]
 pub fn _lexical_search(
     py: Python<'_>,
@@ -336,7 +335,7 @@ pub fn _lexical_search(
         .map_err(CoreError)?)
 }
 
-/// Saves `meta` and both arms to the file `path`, crash-safely.
+/// Writes a retriever's file crash-safely.
 #[pyfunction]
 pub fn _lexical_save(
     py: Python<'_>,
@@ -351,7 +350,7 @@ pub fn _lexical_save(
         .map_err(CoreError)?)
 }
 
-/// Loads what `_lexical_save` wrote: `(meta, tfidf, bm25)`.
+/// Reads a retriever's file, checking its checksum.
 #[pyfunction]
 pub fn _lexical_load(py: Python<'_>, path: PathBuf) -> PyResult<(String, PyTfidfArm, PyBm25Arm)> {
     let (meta, t, b) = py
@@ -376,10 +375,7 @@ fn field_type_error(position: usize, field: &str, what: &str, v: &Bound<'_, PyAn
     ))
 }
 
-/// The texts of `documents` and one `{docid, source_path, start_line,
-/// end_line, context}` dict per document, after checking every field's
-/// type: `docid` and `text` are required, the others default as in
-/// `Document`.
+/// The texts and the span units of documents, their field types checked.
 #[pyfunction]
 pub fn _lexical_units<'py>(
     py: Python<'py>,
