@@ -225,3 +225,38 @@ def test_rrf_full_depth_rejects_documents_out_of_range():
     """A listed document outside ``0..num_docs`` raises QueryError naming it."""
     with pytest.raises(QueryError, match="document 5 is out of range for 5 documents"):
         rserini.rrf_full_depth(5, [[0, 5]])
+
+
+# What searches return, fused as it comes
+
+
+def test_rrf_takes_hits_pairs_and_docids_alike(tiny_index):
+    """Hits, (docid, score) pairs and docid lists of the same rankings fuse identically."""
+    queries = ["network routing", "plants energy"]
+    by_docid = [[h.docid for h in tiny_index.search(q, k=10)] for q in queries]
+    want = rserini.rrf(by_docid)
+    assert want
+    assert rserini.rrf([tiny_index.search(q, k=10) for q in queries]) == want
+    assert rserini.rrf([tiny_index.search_pairs(q, k=10) for q in queries]) == want
+    assert rserini.rrf(tiny_index.batch_search_pairs(queries, k=10)) == want
+    ids, _ = tiny_index.batch_search(queries, k=10)
+    assert rserini.rrf(tiny_index.docids(ids)) == want
+
+
+@pytest.mark.parametrize(
+    ("rankings", "what"),
+    [
+        ([[1.5]], "item 0 of ranking 0 is a float"),
+        ([["a", None]], "item 1 of ranking 0 is a NoneType"),
+        ([["a"], [{"docid": "a"}]], "item 0 of ranking 1 is a dict"),
+        ([[True]], "item 0 of ranking 0 is a bool"),
+        ([[(1.0, "a")]], "item 0 of ranking 0 is a tuple"),
+        ([[("a", 1.0, 2)]], "item 0 of ranking 0 is a tuple"),
+        (["ab"], "ranking 0 is a str"),
+    ],
+)
+def test_rrf_names_the_accepted_shapes_for_any_other_item(rankings, what):
+    with pytest.raises(TypeError, match=what) as info:
+        rserini.rrf(rankings)
+    assert "(docid, score) pair" in str(info.value)
+    assert "Hit" in str(info.value)

@@ -544,7 +544,10 @@ class Index:
         ``batch_search_rm3``."""
 
 def rrf(
-    rankings: Sequence[Sequence[str]] | Sequence[Sequence[int]],
+    rankings: Sequence[Sequence[str]]
+    | Sequence[Sequence[int]]
+    | Sequence[Sequence[Hit]]
+    | Sequence[Sequence[tuple[str, float]]],
     k: float = 60.0,
     weights: Sequence[float] | None = None,
     depth: int | None = None,
@@ -552,7 +555,10 @@ def rrf(
     """Reciprocal-rank fusion: ``sum_i w_i / (k + rank_i + 1)``, 0-based ranks;
     an item repeated within a ranking counts once, at its first (best) rank;
     ties keep first appearance (ranking 0 first). Only the first ``depth``
-    entries of each ranking count when given."""
+    entries of each ranking count when given. A ranking may be what
+    ``search`` (hits), ``search_pairs`` (``(docid, score)`` pairs) or ``docids``
+    returns, or int ids; an item of another type raises ``TypeError`` naming
+    these shapes."""
 
 def rrf_full_depth(
     num_docs: int,
