@@ -632,10 +632,11 @@ def chunk_lines(text: str, lines: int) -> list[tuple[int, int, str]]:
         If ``lines`` is 0.
     """
 
+@final
 class _TfidfArm:
     """Statistics of a fitted TF-IDF index (``rserini.retrieval.tfidf.TfidfIndex``)."""
 
-    def __init__(self, tokenizer: str = "plain") -> None: ...
+    def __new__(cls, tokenizer: str = "plain") -> _TfidfArm: ...
     @property
     def tokenizer(self) -> str: ...
     @property
@@ -647,10 +648,11 @@ class _TfidfArm:
     @staticmethod
     def from_dict(data: Mapping[str, object], tokenizer: str) -> _TfidfArm: ...
 
+@final
 class _Bm25Arm:
     """Statistics of a fitted BM25 index (``rserini.retrieval.bm25.BM25Index``)."""
 
-    def __init__(self, tokenizer: str = "plain", avgdl: float = 1.0) -> None: ...
+    def __new__(cls, tokenizer: str = "plain", avgdl: float = 1.0) -> _Bm25Arm: ...
     @property
     def tokenizer(self) -> str: ...
     @property
