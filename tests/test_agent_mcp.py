@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
+import rserini
 
 mcp = pytest.importorskip("mcp", reason="the MCP SDK (extra 'agent') is not installed")
 
-ENV = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+# Children import rserini from where this process does: the installed wheel in CI, the
+# source tree (with its built extension) in development.
+IMPORT_ROOT = str(Path(rserini.__file__).resolve().parent.parent)
+ENV = {**os.environ, "PYTHONPATH": IMPORT_ROOT}
 DOCS = [
     {"id": "1", "contents": "Routers forward packets between networks."},
     {"id": "2", "contents": "Switches direct frames.\nRouters route packets too."},
@@ -60,7 +63,7 @@ def test_the_sdk_client_lists_and_calls_every_tool(index_dir, tmp_path):
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "rserini", "serve", "mcp", "--index", str(index_dir), "--find-in-document"],
-        env={"PYTHONPATH": str(REPO / "python")},
+        env={"PYTHONPATH": IMPORT_ROOT},
     )
     seen: dict[str, object] = {}
 
