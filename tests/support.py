@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import rserini
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("RSERINI_DATA", REPO.parent / "shared" / "data")).resolve()
 
@@ -103,3 +105,26 @@ def outcome(code: str, *args: object, timeout: float = 60, address_space: int | 
     lines = proc.stdout.split()
     assert proc.returncode == 0 and lines, proc.stderr[-2000:]
     return lines[-1]
+
+
+def rserini_run(tmp_path: Path, corpus: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``rserini run`` with ``flags`` over a saved index of ``corpus`` (``"tiny"``: TINY
+    with one query, ``q1 network``; else a collection's corpus and queries), writing
+    ``tmp_path / "run.trec"``; a minute or two at most."""
+    index_dir = tmp_path / "index"
+    if corpus == "tiny":
+        rserini.Index.build(TINY, progress=False).save(index_dir)
+        queries = tmp_path / "q.tsv"
+        queries.write_text("q1\tnetwork\n", encoding="utf-8")
+    else:
+        folder = collection(corpus)
+        rserini.Index.from_jsonl(folder / "corpus.jsonl", progress=False).save(index_dir)
+        queries = folder / "queries.jsonl"
+    return subprocess.run(
+        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
+         str(queries), "--output", str(tmp_path / "run.trec"), *flags],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )  # fmt: skip

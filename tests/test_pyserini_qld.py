@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import gzip
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 import rserini
 from rserini.exceptions import QueryError
 from rserini.pyserini import LuceneSearcher, run, write_run
-from support import TINY, collection
+from support import TINY, collection, rserini_run
 
 GOLDEN = Path(__file__).parent / "data" / "adi-pyserini-qld.trec.gz"
 TAG = "pyserini-qld-mu=1000"
@@ -75,32 +73,13 @@ def test_adi_matches_pyserini_qld_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.data
 def test_cli_run_qld_pyserini_writes_the_golden_run(tmp_path: Path) -> None:
-    folder = collection("adi")
-    index_dir = tmp_path / "index"
-    rserini.Index.from_jsonl(folder / "corpus.jsonl", progress=False).save(index_dir)
-    out = tmp_path / "run.trec"
-    subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(folder / "queries.jsonl"), "--output", str(out), "--qld", "--mu", "1000",
-         "--pyserini", "--tag", TAG, "-q"],
-        check=True,
-        timeout=120,
-    )  # fmt: skip
+    done = rserini_run(tmp_path, "adi", "--qld", "--mu", "1000", "--pyserini", "--tag", TAG, "-q")
+    assert done.returncode == 0, done.stderr
     with gzip.open(GOLDEN, "rt", encoding="utf-8") as f:
-        assert out.read_text(encoding="utf-8") == f.read()
+        assert (tmp_path / "run.trec").read_text(encoding="utf-8") == f.read()
 
 
 def test_cli_rejects_a_negative_mu(tmp_path: Path) -> None:
-    index_dir = tmp_path / "index"
-    rserini.Index.build(TINY, progress=False).save(index_dir)
-    queries = tmp_path / "q.tsv"
-    queries.write_text("q1\tnetwork\n", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(queries), "--output", str(tmp_path / "run.trec"), "--qld", "--mu", "-5"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )  # fmt: skip
+    result = rserini_run(tmp_path, "tiny", "--qld", "--mu", "-5")
     assert result.returncode != 0
     assert "mu must be a finite number >= 0" in result.stderr

@@ -9,8 +9,6 @@ with ``-storeDocvectors``; 1000 hits), written by ``rserini.parity.compare(..., 
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 import rserini
 from rserini.exceptions import QueryError
 from rserini.pyserini import LuceneSearcher, NotSupportedError, run, write_run
-from support import TINY, collection
+from support import TINY, collection, rserini_run
 
 GOLDEN = Path(__file__).parent / "data" / "adi-pyserini-rm3.trec.gz"
 TAG = "pyserini-bm25-rm3"
@@ -84,41 +82,20 @@ def test_adi_matches_pyserini_rm3_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.data
 def test_cli_run_rm3_pyserini_writes_the_golden_run(tmp_path: Path) -> None:
-    folder = collection("adi")
-    index_dir = tmp_path / "index"
-    rserini.Index.from_jsonl(folder / "corpus.jsonl", progress=False).save(index_dir)
-    out = tmp_path / "run.trec"
-    subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(folder / "queries.jsonl"), "--output", str(out), "--rm3", "--pyserini",
-         "--tag", TAG, "-q"],
-        check=True,
-        timeout=120,
-    )  # fmt: skip
-    assert out.read_text(encoding="utf-8") == golden()
-    plain = tmp_path / "plain.trec"
-    subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(folder / "queries.jsonl"), "--output", str(plain), "--rm3", "--fb-docs", "10",
-         "-q"],
-        check=True,
-        timeout=120,
-    )  # fmt: skip
-    mine = [line.split()[:3] for line in plain.read_text(encoding="utf-8").splitlines()]
+    done = rserini_run(tmp_path, "adi", "--rm3", "--pyserini", "--tag", TAG, "-q")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "run.trec").read_text(encoding="utf-8") == golden()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    done = rserini_run(plain, "adi", "--rm3", "--fb-docs", "10", "-q")
+    assert done.returncode == 0, done.stderr
+    mine = [
+        line.split()[:3] for line in (plain / "run.trec").read_text(encoding="utf-8").splitlines()
+    ]
     assert mine == [line.split()[:3] for line in golden().splitlines()]
 
 
 def test_cli_rejects_bad_rm3_parameters(tmp_path: Path) -> None:
-    index_dir = tmp_path / "index"
-    rserini.Index.build(TINY, progress=False).save(index_dir)
-    queries = tmp_path / "q.tsv"
-    queries.write_text("q1\tnetwork\n", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(queries), "--output", str(tmp_path / "run.trec"), "--rm3", "--fb-terms", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )  # fmt: skip
+    result = rserini_run(tmp_path, "tiny", "--rm3", "--fb-terms", "0")
     assert result.returncode != 0
     assert "fb_terms must be at least 1" in result.stderr

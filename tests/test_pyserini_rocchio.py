@@ -9,8 +9,6 @@
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 import rserini
 from rserini.exceptions import QueryError
 from rserini.pyserini import LuceneSearcher, run, write_run
-from support import TINY, collection
+from support import TINY, collection, rserini_run
 
 GOLDEN = Path(__file__).parent / "data" / "adi-pyserini-rocchio.trec.gz"
 TAG = "pyserini-bm25-rocchio"
@@ -70,15 +68,6 @@ def test_adi_matches_pyserini_rocchio_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.data
 def test_cli_run_rocchio_pyserini_writes_the_golden_run(tmp_path: Path) -> None:
-    folder = collection("adi")
-    index_dir = tmp_path / "index"
-    rserini.Index.from_jsonl(folder / "corpus.jsonl", progress=False).save(index_dir)
-    out = tmp_path / "run.trec"
-    subprocess.run(
-        [sys.executable, "-m", "rserini", "run", "--index", str(index_dir), "--queries",
-         str(folder / "queries.jsonl"), "--output", str(out), "--rocchio", "--pyserini",
-         "--tag", TAG, "-q"],
-        check=True,
-        timeout=120,
-    )  # fmt: skip
-    assert out.read_text(encoding="utf-8") == golden()
+    done = rserini_run(tmp_path, "adi", "--rocchio", "--pyserini", "--tag", TAG, "-q")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "run.trec").read_text(encoding="utf-8") == golden()
