@@ -15,8 +15,9 @@ so the peak RSS reported (``ru_maxrss`` from ``wait4``) is that engine's alone. 
 builds the index with one thread, then, after a warm-up of a few queries, times with
 ``time.perf_counter`` the whole loop of single-query calls from the query string to a
 list of ``(docid, score)``: at k = 10 (also giving per-query p50/p99 latency) and at
-k = 1000, and at 2 threads where the engine offers batch retrieval. nDCG@10 of the k = 10
-run is computed with ``ir_measures``. A missing engine gets a "not installed" row naming
+k = 1000; where the engine offers batch retrieval, its batch call over all the queries
+at 1 thread and at 2 threads, at both k. nDCG@10 of the k = 10 run is computed with
+``ir_measures``. A missing engine gets a "not installed" row naming
 its pip command; an engine that fails gets a row with the error; the run goes on.
 
 rserini's exactness: when its ``search``/``batch_search`` take ``algorithm``, the worker
@@ -232,8 +233,8 @@ class Timer:
         self.result: dict[str, Any] = {}
         self.hits: dict[int, list[Any]] = {}
         """k -> the hits of each query in the last timed single-query pass."""
-        self.batch_hits: dict[int, list[Any]] = {}
-        """k -> the hits of each query in the last timed batch pass."""
+        self.batch_hits: dict[tuple[int, int], list[Any]] = {}
+        """(threads, k) -> the hits of each query in the last timed batch pass."""
 
     def single(self, search: Any, deep_limit: int | None = None) -> None:
         """``search(text, k) -> [(docid, score), ...]``, one call per query."""
@@ -269,18 +270,25 @@ class Timer:
         self.result["deep_queries"] = len(deep)
         self.hits[self.deep_k] = hits_deep
 
-    def batch(self, search: Any, threads: int) -> None:
-        """``search(texts, k, threads) -> [[(docid, score), ...], ...]``."""
+    def batch(self, search: Any, threads: int, key: str = "qps") -> None:
+        """``search(texts, k, threads) -> [[(docid, score), ...], ...]``: one call for all
+        the queries; QPS under ``{key}10_t{threads}`` and ``{key}1000_t{threads}``."""
         texts = [text for _, text in self.queries]
         search(texts[:WARMUP], 10, threads)
-        for k, key in ((10, "qps10_t2"), (self.deep_k, "qps1000_t2")):
+        for k, name in ((10, "10"), (self.deep_k, "1000")):
             last: list[Any] = []
 
             def loop(k: int = k, last: list[Any] = last) -> None:
                 last[:] = [search(texts, k, threads)]
 
-            self.result[key] = len(texts) / self.passes(loop)
-            self.batch_hits[k] = last[0]
+            self.result[f"{key}{name}_t{threads}"] = len(texts) / self.passes(loop)
+            if key == "qps":
+                self.batch_hits[(threads, k)] = last[0]
+
+    def batches(self, search: Any) -> None:
+        """The batch call at 1 thread and at 2 threads."""
+        for threads in (1, 2):
+            self.batch(search, threads)
 
     def build(self, make: Any, key: str = "index_s") -> Any:
         """Runs ``make(attempt)`` ``builds`` times (--builds: BUILDS, 1 with --smoke), each
@@ -334,13 +342,20 @@ def work_rserini(spec: dict[str, Any], timer: Timer) -> None:
     def batch(texts: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
         return index.batch_search_pairs(texts, k, threads=threads, k1=K1, b=B)
 
+    def arrays(texts: list[str], k: int, threads: int) -> Any:
+        return index.batch_search(texts, k, threads=threads, k1=K1, b=B)
+
     timer.single(search)
-    timer.batch(batch, 2)
-    timer.result["exact"] = check_exact(index, timer, 2)
+    timer.batches(batch)
+    timer.batch(arrays, 1, key="arrays")
+    timer.result["exact"] = check_exact(index, timer)
+    r = timer.result
     timer.result["notes"] = (
-        f"all cores ({os.cpu_count()}): index {timer.result['index_all_s']:.3f} s; "
+        f"all cores ({os.cpu_count()}): index {r['index_all_s']:.3f} s; "
         "no document store; docid strings made before timing; search_pairs; "
-        "2 threads: batch_search_pairs(threads=2); " + timer.result["exact"]
+        "batch: batch_search_pairs(threads=1 or 2); batch_search (numpy arrays of internal "
+        f"ids and scores, no Python tuples), 1 thread: {r['arrays10_t1']:,.0f} QPS at k=10, "
+        f"{r['arrays1000_t1']:,.0f} at k=1000; " + r["exact"]
     )
 
 
@@ -351,7 +366,7 @@ def batch_pairs(index: Any, ids: Any, scores: Any) -> list[list[tuple[str, float
     return [list(zip(d, s.tolist(), strict=False)) for d, s in zip(docids, scores, strict=True)]
 
 
-def check_exact(index: Any, timer: Timer, threads: int) -> str:
+def check_exact(index: Any, timer: Timer) -> str:
     """Runs every query of ``timer`` at each k it timed with ``algorithm="exhaustive"``,
     single and batch, and compares with the timed (``auto``) hits: same docids, same order,
     same scores. Returns the sentence for the notes."""
@@ -368,14 +383,16 @@ def check_exact(index: Any, timer: Timer, threads: int) -> str:
             hits = index.search(text, k, k1=K1, b=B, algorithm="exhaustive")
             if [(h.docid, h.score) for h in hits] != list(timer.hits[k][i]):
                 bad.append(f"query {timer.queries[i][0]} (single)")
-        if k in timer.batch_hits:
+        for (threads, batch_k), batch_hits in timer.batch_hits.items():
+            if batch_k != k:
+                continue
             ids, scores = index.batch_search(
                 texts, k, threads=threads, k1=K1, b=B, algorithm="exhaustive"
             )
             exact = batch_pairs(index, ids, scores)
-            for i, (mine, want) in enumerate(zip(timer.batch_hits[k], exact, strict=True)):
+            for i, (mine, want) in enumerate(zip(batch_hits, exact, strict=True)):
                 if list(mine) != want:
-                    bad.append(f"query {timer.queries[i][0]} (batch)")
+                    bad.append(f"query {timer.queries[i][0]} (batch, {threads} threads)")
         differ[k] = bad
     at = " and ".join(f"k={k}" for k in ks)
     if not any(differ.values()):
@@ -429,9 +446,10 @@ def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
         return [[(h.docid, h.score) for h in out[q]] for q in qids]
 
     timer.single(search)
-    timer.batch(batch, 2)
+    timer.batches(batch)
     timer.result["notes"] = (
-        "Anserini IndexCollection (positions, docid stored); JVM -Xmx4g; 2 threads: batch_search"
+        "Anserini IndexCollection (positions, docid stored); JVM -Xmx4g; "
+        "batch: batch_search(threads=1 or 2)"
     )
 
 
@@ -475,9 +493,9 @@ def work_bm25s(spec: dict[str, Any], timer: Timer) -> None:
         return out
 
     timer.single(lambda text, k: run([text], k, 1)[0])
-    timer.batch(run, 2)
+    timer.batches(run)
     timer.result["notes"] = (
-        f"{backend} backend; English stopwords, Snowball stemmer; 2 threads: retrieve(n_threads=2)"
+        f"{backend} backend; English stopwords, Snowball stemmer; batch: retrieve(n_threads=1 or 2)"
     )
 
 
@@ -562,7 +580,6 @@ def work_rank_bm25(spec: dict[str, Any], timer: Timer) -> None:
 
 
 def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
-    import pandas as pd
     from pyterrier_pisa import PisaIndex
 
     docs = read_pairs(Path(spec["corpus"]))
@@ -576,33 +593,73 @@ def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
     index, path = timer.build(make)
     docs.clear()  # the closure's list: a gigabyte at a million documents
     timer.result["disk_bytes"] = folder_size(path)
-    retrievers: dict[tuple[int, int], Any] = {}
+    retrievers: dict[tuple[int, int, str], Any] = {}
 
-    def retriever(k: int, threads: int) -> Any:
-        if (k, threads) not in retrievers:
-            retrievers[(k, threads)] = index.bm25(k1=K1, b=B, num_results=k, threads=threads)
-        return retrievers[(k, threads)]
+    def retriever(k: int, threads: int, algorithm: str = "block_max_wand") -> Any:
+        key = (k, threads, algorithm)
+        if key not in retrievers:
+            retrievers[key] = index.bm25(
+                k1=K1, b=B, num_results=k, threads=threads, query_algorithm=algorithm
+            )
+        return retrievers[key]
 
     def search(text: str, k: int) -> list[tuple[str, float]]:
         q = " ".join(words(text)) or "x"
         res = retriever(k, 1).search(q)
         return list(zip(res["docno"].tolist(), res["score"].tolist(), strict=True))
 
-    def batch(texts: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
-        frame = pd.DataFrame({"qid": [str(i) for i in range(len(texts))]})
-        frame["query"] = [" ".join(words(t)) or "x" for t in texts]
-        res = retriever(k, threads).transform(frame)
-        groups = {q: g for q, g in res.groupby("qid")}
-        return [
-            list(zip(g["docno"], g["score"], strict=True))
-            if (g := groups.get(q)) is not None
-            else []
-            for q in frame["qid"]
-        ]
+    def native(algorithm: str) -> Any:
+        """PISA's own batch call, as ``PisaRetrieve.transform`` makes it, without the
+        pandas frames around it."""
+        import numpy as np
+        from pyterrier_pisa import _pisathon
+
+        def batch(texts: list[str], k: int, threads: int) -> list[list[tuple[str, float]]]:
+            r = retriever(k, threads, algorithm)
+            size = len(texts) * k
+            qidx = np.empty(size, dtype=np.int32)
+            docnos = np.empty(size, dtype=object)
+            ranks = np.empty(size, dtype=np.int32)
+            scores = np.empty(size, dtype=np.float32)
+            found = _pisathon.retrieve(
+                r._ctxt,
+                r.query_algorithm.value,
+                [(i, " ".join(words(t)) or "x") for i, t in enumerate(texts)],
+                k=k,
+                threads=threads,
+                query_weighted=1 if r.query_weighted else 0,
+                pretokenised=False,
+                result_qidxs=qidx,
+                result_docnos=docnos,
+                result_ranks=ranks,
+                result_scores=scores,
+            )
+            out: list[list[tuple[str, float]]] = [[] for _ in texts]
+            for q, d, sc in zip(
+                qidx[:found].tolist(), docnos[:found].tolist(), scores[:found].tolist(), strict=True
+            ):
+                out[q].append((d, sc))
+            return out
+
+        return batch
 
     timer.single(search)
-    timer.batch(batch, 2)
-    timer.result["notes"] = "Porter2 stemmer, default stopwords; 2 threads: bm25(threads=2)"
+    best: dict[str, str] = {}
+    for algorithm, key in (("block_max_wand", "bmw"), ("maxscore", "maxscore")):
+        for threads in (1, 2):
+            timer.batch(native(algorithm), threads, key=key)
+    for column in ("10_t1", "1000_t1", "10_t2", "1000_t2"):
+        key = max(("bmw", "maxscore"), key=lambda a: timer.result[f"{a}{column}"])
+        timer.result[f"qps{column}"] = timer.result[f"{key}{column}"]
+        k, threads = column.split("_t")
+        best[f"k={k}, {threads} thread{'s' if threads != '1' else ''}"] = (
+            "BMW" if key == "bmw" else "MaxScore"
+        )
+    timer.result["notes"] = (
+        "Porter2 stemmer, default stopwords; single calls: bm25().search (BMW); batch: "
+        "the native batch retrieve(threads=1 or 2) without pandas, best of BMW and MaxScore "
+        f"({', '.join(f'{c}: {a}' for c, a in best.items())})"
+    )
 
 
 def work_bm25_turbo(spec: dict[str, Any], timer: Timer) -> None:
@@ -733,10 +790,12 @@ def fmt(value: float | None, digits: int = 1) -> str:
 
 
 QPS_COLUMNS = (
-    ("qps10", "QPS k=10, 1 thread"),
-    ("qps1000", "QPS k=1000, 1 thread"),
-    ("qps10_t2", "QPS k=10, 2 threads"),
-    ("qps1000_t2", "QPS k=1000, 2 threads"),
+    ("qps10", "QPS k=10, 1 thread, single calls"),
+    ("qps1000", "QPS k=1000, 1 thread, single calls"),
+    ("qps10_t1", "QPS k=10, 1 thread, batch"),
+    ("qps1000_t1", "QPS k=1000, 1 thread, batch"),
+    ("qps10_t2", "QPS k=10, 2 threads, batch"),
+    ("qps1000_t2", "QPS k=1000, 2 threads, batch"),
 )
 
 
@@ -1054,7 +1113,8 @@ def docs_section(
         "Query times cover the whole loop from query strings to lists of `(docid, score)`, "
         f"one call per query at 1 thread, after a warm-up of {WARMUP} queries, the median "
         f"of passes repeated until they take {MIN_SECONDS:g} s (at most {MAX_PASSES}); "
-        "2-thread figures use the engine's batch call where it offers one. Index times are "
+        "batch columns time the engine's batch call over all the queries, where it offers "
+        "one, with 1 and with 2 threads. Index times are "
         "one thread; rserini and Pyserini read the JSONL file, the others index documents "
         f"already in memory (median of {builds} build{'s' if builds > 1 else ''}){cap}. "
         "BM25 k1 = 0.9, b = 0.4 everywhere except tantivy (1.2 / 0.75, fixed). "

@@ -27,8 +27,11 @@ def test_compare_smoke_reports_rserini():
     assert len(rows) == 1, out.stdout
     cells = [cell.strip() for cell in rows[0].strip("|").split("|")]
     header = [cell.strip() for cell in out.stdout.splitlines()[0].strip("|").split("|")]
-    qps = float(cells[header.index("QPS k=10, 1 thread")].replace(",", ""))
-    assert qps > 0
+    for column in ("single calls", "batch"):
+        for k in (10, 1000):
+            qps = float(cells[header.index(f"QPS k={k}, 1 thread, {column}")].replace(",", ""))
+            assert qps > 0, column
+    assert "batch_search (numpy arrays" in cells[header.index("notes")]
     ndcg = float(cells[header.index("nDCG@10")])
     assert 0 < ndcg <= 1
 
@@ -64,7 +67,7 @@ def test_compare_runs_every_query_of_a_corpus_without_qrels(tmp_path):
     row = next(line for line in out.stdout.splitlines() if line.startswith("| rserini |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[header.index("nDCG@10")] == "\u2013"
-    assert float(cells[header.index("QPS k=10, 1 thread")].replace(",", "")) > 0
+    assert float(cells[header.index("QPS k=10, 1 thread, single calls")].replace(",", "")) > 0
     out = run_compare("--smoke", "--queries", "3", str(folder))
     assert "40 documents, 3 queries" in out.stderr
 
@@ -103,13 +106,13 @@ def test_exactness_check_compares_pruned_with_exhaustive_hits():
     compare = load_bench("compare")
     timer = compare.Timer([("q1", "a"), ("q2", "b")], deep_k=1000, min_seconds=0, builds=1)
     timer.hits = {k: [[("x", 2.0), ("y", 1.0)]] * 2 for k in (10, 1000)}
-    assert compare.check_exact(FakeIndex(algorithm=False), timer, 2) == compare.NO_ALGORITHM
-    said = compare.check_exact(FakeIndex(algorithm=True), timer, 2)
+    assert compare.check_exact(FakeIndex(algorithm=False), timer) == compare.NO_ALGORITHM
+    said = compare.check_exact(FakeIndex(algorithm=True), timer)
     assert said.startswith("pruned != exhaustive on 2 queries at k=10 and k=1000")
     assert "k=10: 1 differ (first: query q2 (single))" in said
     timer.queries = [("q1", "a")]
     timer.hits = {k: [[("x", 2.0), ("y", 1.0)]] for k in (10, 1000)}
-    said = compare.check_exact(FakeIndex(algorithm=True), timer, 2)
+    said = compare.check_exact(FakeIndex(algorithm=True), timer)
     assert said == "pruned == exhaustive on 1/1 queries at k=10 and k=1000"
 
 
