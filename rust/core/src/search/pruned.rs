@@ -15,12 +15,12 @@
 //! and comparison ([`SLACK`]): pruning may skip a little less than it
 //! could, never more.
 
-use crate::cursor::{Cursor, END};
+use super::cursor::{Cursor, END};
+use super::query::{QueryTerm, ScoredDoc};
+use super::topk::TopK;
 use crate::fieldnorm;
 use crate::index::Segment;
 use crate::scoring::{Bm25Scorer, lucene_score};
-use crate::search::{QueryTerm, ScoredDoc};
-use crate::topk::TopK;
 
 /// Lists at least this long get a per-norm table of tf = 1 scores (256
 /// divisions, saved many times over).
