@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use super::query::{QueryTerm, ScoredDoc};
 use super::topk::TopK;
-use super::weight::PostingScorer;
+use super::weight::{PostingScorer, Weight};
 use crate::index::Segment;
 use crate::postings::{BLOCK_LEN, BlockDecoder};
 use crate::scoring::lucene_score;
@@ -64,17 +64,16 @@ thread_local! {
 
 /// The `k` best documents of segment `s` (whose query lists hold about
 /// `postings` postings), best first under the tie rule, by scoring every
-/// posting of `terms` with their `weights` under `scorer`.
+/// posting of the terms of `query`.
 pub(super) fn top_k(
     s: usize,
     segment: &Segment,
-    terms: &[QueryTerm],
-    weights: &[f64],
-    scorer: &PostingScorer<'_>,
+    query: &Weight<'_>,
     postings: u64,
     k: usize,
 ) -> Vec<ScoredDoc> {
-    let data = segment.data();
+    let (data, terms, weights) = (segment.data(), query.terms, &query.weights);
+    let scorer = &query.scorer;
     SCRATCH.with(|cell| {
         let mut acc = cell.borrow_mut();
         // Dense when the postings are at least half the documents.

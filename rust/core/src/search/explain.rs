@@ -2,7 +2,7 @@
 
 use super::model::Model;
 use super::query::{QueryTerm, query_terms};
-use super::weight::{PostingScorer, term_weights};
+use super::weight::{PostingScorer, Weight};
 use crate::error::Result;
 use crate::index::Index;
 use crate::scoring::tfidf;
@@ -51,7 +51,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let weights = term_weights(index, &terms, model);
+    let bound = Weight::new(index, &terms, model);
     let tf_of = |term: &str| -> u32 {
         let Some(ord) = data.term_ord(term) else {
             return 0;
@@ -64,8 +64,8 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         });
         tf
     };
-    let scorer = PostingScorer::new(index, model);
-    let (formula, seen_length, idf_of): (String, f32, TermStatistic) = match &scorer {
+    let scorer = &bound.scorer;
+    let (formula, seen_length, idf_of): (String, f32, TermStatistic) = match scorer {
         PostingScorer::Bm25(bm25) => {
             let n = bm25.stats().num_docs;
             let variant = bm25.params().variant;
@@ -97,7 +97,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
     };
     let mut out = Vec::with_capacity(terms.len());
     let mut total = 0f64;
-    for (qt, &weight) in terms.iter().zip(&weights) {
+    for (qt, &weight) in terms.iter().zip(&bound.weights) {
         let tf = tf_of(&qt.term);
         let score = match tf {
             0 => 0.0,

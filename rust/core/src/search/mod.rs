@@ -38,7 +38,7 @@ pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
 pub use weight::bm25_boosted_weights;
-use weight::{PostingScorer, term_weights};
+use weight::{PostingScorer, Weight};
 
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
@@ -78,11 +78,11 @@ pub fn search_terms(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
+    if nothing_to_find(index, terms, k) {
         return Vec::new();
     }
-    let weights = term_weights(index, terms, model);
-    search_weighted(index, terms, &weights, k, model, algorithm)
+    let bound = Weight::new(index, terms, model);
+    top_k(index, &bound, k, model, algorithm)
 }
 
 /// [`search_terms`] with the per-term weights given (for BM25, Lucene's
@@ -96,21 +96,41 @@ pub fn search_weighted(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
+    if nothing_to_find(index, terms, k) {
         return Vec::new();
     }
-    let scorer = PostingScorer::new(index, model);
+    let bound = Weight::with_weights(index, terms, weights.to_vec(), model);
+    top_k(index, &bound, k, model, algorithm)
+}
+
+/// Whether a query certainly has no hit: `k` is 0, the index empty or no
+/// term in it.
+fn nothing_to_find(index: &Index, terms: &[QueryTerm], k: usize) -> bool {
+    k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0)
+}
+
+/// The `k` best documents for `query`, bound to the index statistics,
+/// segment by segment (each by exhaustive scoring or the pruning that
+/// `algorithm` picks), then merged under the tie rule.
+fn top_k(
+    index: &Index,
+    query: &Weight<'_>,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    let (terms, weights) = (query.terms, &query.weights);
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
         let pruning = algorithm.resolve(model, weights, data.len(), postings, k);
-        let local = match (&scorer, pruning) {
+        let local = match (&query.scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
             }
-            _ => exhaustive::top_k(s, segment, terms, weights, &scorer, postings, k),
+            _ => exhaustive::top_k(s, segment, query, postings, k),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
             doc: index.global(s, d.doc),
@@ -157,7 +177,10 @@ pub fn search_boosted(
             df: index.df(term),
         })
         .collect();
+    if nothing_to_find(index, &terms, k) {
+        return Vec::new();
+    }
     let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
-    let weights = bm25_boosted_weights(index, &terms, &boosts, params);
-    search_weighted(index, &terms, &weights, k, &Model::Bm25(*params), algorithm)
+    let bound = Weight::boosted(index, &terms, &boosts, params);
+    top_k(index, &bound, k, &Model::Bm25(*params), algorithm)
 }
