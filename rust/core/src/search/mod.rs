@@ -34,6 +34,9 @@ mod query;
 pub mod topk;
 mod weight;
 
+#[cfg(test)]
+mod tests;
+
 pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
