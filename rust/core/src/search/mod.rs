@@ -81,11 +81,9 @@ pub fn search_terms(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    if nothing_to_find(index, terms, k) {
-        return Vec::new();
-    }
-    let bound = Weight::new(index, terms, model);
-    top_k(index, &bound, k, model, algorithm)
+    top_k(index, terms, k, model, algorithm, || {
+        Weight::new(index, terms, model)
+    })
 }
 
 /// [`search_terms`] with the per-term weights given (for BM25, Lucene's
@@ -99,30 +97,28 @@ pub fn search_weighted(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    if nothing_to_find(index, terms, k) {
-        return Vec::new();
-    }
-    let bound = Weight::with_weights(index, terms, weights.to_vec(), model);
-    top_k(index, &bound, k, model, algorithm)
+    top_k(index, terms, k, model, algorithm, || {
+        Weight::with_weights(index, terms, weights.to_vec(), model)
+    })
 }
 
-/// Whether a query certainly has no hit: `k` is 0, the index empty or no
-/// term in it.
-fn nothing_to_find(index: &Index, terms: &[QueryTerm], k: usize) -> bool {
-    k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0)
-}
-
-/// The `k` best documents for `query`, bound to the index statistics,
-/// segment by segment (each by exhaustive scoring or the pruning that
-/// `algorithm` picks), then merged under the tie rule.
-fn top_k(
-    index: &Index,
-    query: &Weight<'_>,
+/// The `k` best documents for `terms` under `model`, segment by segment
+/// (each by exhaustive scoring or the pruning that `algorithm` picks), then
+/// merged under the tie rule. `bind` binds the query to the index
+/// statistics, once, unless the query certainly has no hit.
+fn top_k<'a>(
+    index: &'a Index,
+    terms: &'a [QueryTerm],
     k: usize,
     model: &Model,
     algorithm: Algorithm,
+    bind: impl FnOnce() -> Weight<'a>,
 ) -> Vec<ScoredDoc> {
-    let (terms, weights) = (query.terms, &query.weights);
+    if k == 0 || index.is_empty() || terms.iter().all(|t| t.df == 0) {
+        return Vec::new();
+    }
+    let query = bind();
+    let weights = &query.weights;
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
     let mut hits = Vec::new();
@@ -133,7 +129,7 @@ fn top_k(
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
             }
-            _ => exhaustive::top_k(s, segment, query, postings, k),
+            _ => exhaustive::top_k(s, segment, &query, postings, k),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
             doc: index.global(s, d.doc),
@@ -180,10 +176,8 @@ pub fn search_boosted(
             df: index.df(term),
         })
         .collect();
-    if nothing_to_find(index, &terms, k) {
-        return Vec::new();
-    }
     let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
-    let bound = Weight::boosted(index, &terms, &boosts, params);
-    top_k(index, &bound, k, &Model::Bm25(*params), algorithm)
+    top_k(index, &terms, k, &Model::Bm25(*params), algorithm, || {
+        Weight::boosted(index, &terms, &boosts, params)
+    })
 }
