@@ -13,7 +13,7 @@
 //! per-document table, is only looked up to break a tie, which is rare, so
 //! keeping a hit costs no cache miss beyond its own score.
 
-use crate::search::ScoredDoc;
+use super::query::ScoredDoc;
 
 /// Past this k, hits go to a buffer cut back by selection, not a heap.
 const HEAP_MAX_K: usize = 64;

@@ -1,5 +1,5 @@
 //! A document-at-a-time cursor over one posting list, for the pruned
-//! top-k algorithms of [`crate::pruned`].
+//! top-k algorithms of [`super::pruned`].
 //!
 //! A cursor decodes one block at a time and moves forward only: `next` to
 //! the following posting, `advance` to the first posting at or after a
