@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::document::{Doc, fields_of, id_field};
 use crate::error::{Error, Result};
 use crate::safe_fs;
-use crate::segment::Doc;
 
 /// Lines parsed per parallel batch.
 const LINES_PER_BATCH: usize = 8192;
@@ -227,118 +227,6 @@ fn parse_json(path: &Path, line: usize, bytes: &[u8]) -> Result<serde_json::Map<
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(err("expected a JSON object per line".into())),
         Err(e) => Err(err(format!("malformed JSON: {e}"))),
-    }
-}
-
-/// Why a JSON object is not a document.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FieldError {
-    /// No `"id"`, `"_id"` or `"docid"` field.
-    NoId(String),
-    /// A required field is missing.
-    Missing(String),
-    /// A field has the wrong JSON type.
-    WrongType(String),
-    /// The text is not JSON this parser reads (for example `NaN`).
-    Json(String),
-}
-
-impl std::fmt::Display for FieldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FieldError::NoId(m)
-            | FieldError::Missing(m)
-            | FieldError::WrongType(m)
-            | FieldError::Json(m) => f.write_str(m),
-        }
-    }
-}
-
-fn wrong_type(key: &str, value: &Value) -> FieldError {
-    let kind = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    FieldError::WrongType(format!("field {key:?} must be a string, got {kind}"))
-}
-
-/// The id field `key` of `map`, parsed from the JSON text `raw`: a string,
-/// or a number kept exactly as written (`1E2`, `-0` and integers past 64
-/// bits would change, or collide, if read as numbers).
-fn id_field(
-    map: &mut serde_json::Map<String, Value>,
-    key: &str,
-    raw: &str,
-) -> Option<Result<String, FieldError>> {
-    map.remove(key).map(|v| match v {
-        Value::String(s) => Ok(s),
-        Value::Number(n) => Ok(number_text(raw, key).unwrap_or_else(|| n.to_string())),
-        other => Err(wrong_type(key, &other)),
-    })
-}
-
-/// The text of the member `key` of the JSON object `raw`, as written.
-fn number_text(raw: &str, key: &str) -> Option<String> {
-    let members: std::collections::HashMap<String, &serde_json::value::RawValue> =
-        serde_json::from_str(raw).ok()?;
-    Some(members.get(key)?.get().trim().to_owned())
-}
-
-fn text_field(map: &mut serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(wrong_type(key, &other)),
-    }
-}
-
-/// The docid and indexed text of a JSON document: the id is `"id"`, `"_id"`
-/// or `"docid"` (a string or a number); the text is `"contents"` (Pyserini's
-/// JsonCollection) or else `title + " " + text` (BEIR, a missing field
-/// counting as empty). The one rule for files, Python dicts and the
-/// document store. Takes the fields out of `map`, parsed from the JSON text
-/// `raw` (a numeric id is taken from there as written).
-pub fn fields_of(
-    mut map: serde_json::Map<String, Value>,
-    raw: &str,
-) -> Result<(String, String), FieldError> {
-    let beir = map.contains_key("_id");
-    let id = ["id", "_id", "docid"]
-        .iter()
-        .find_map(|key| id_field(&mut map, key, raw))
-        .ok_or_else(|| {
-            FieldError::NoId(
-                "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)"
-                    .to_owned(),
-            )
-        })??;
-    if map.contains_key("contents") {
-        return Ok((id, text_field(&mut map, "contents")?));
-    }
-    if !map.contains_key("text") && !map.contains_key("title") {
-        return Err(FieldError::Missing(if beir {
-            "missing field \"text\": a BEIR corpus line is {\"_id\": ..., \"title\": ..., \"text\": ...}".into()
-        } else {
-            "missing field \"contents\": a Pyserini JsonCollection line is {\"id\": ..., \"contents\": ...}".into()
-        }));
-    }
-    let mut title = text_field(&mut map, "title")?;
-    let text = text_field(&mut map, "text")?;
-    title.push(' ');
-    title.push_str(&text);
-    Ok((id, title))
-}
-
-/// [`fields_of`] for a JSON object given as text.
-pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
-    match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Object(map)) => fields_of(map, raw),
-        Ok(_) => Err(FieldError::Json("expected a JSON object".into())),
-        Err(e) => Err(FieldError::Json(format!("malformed JSON: {e}"))),
     }
 }
 

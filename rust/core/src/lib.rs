@@ -26,6 +26,7 @@ pub mod corpus;
 pub mod cursor;
 pub mod data;
 pub mod docstore;
+pub mod document;
 pub mod error;
 pub mod feature_vector;
 pub mod fieldnorm;

@@ -19,6 +19,7 @@ use crate::analysis::Analyzer;
 use crate::bits::{self, BitWriter};
 use crate::data::Data;
 use crate::docstore::{DocStore, DocStoreWriter, StoredDoc};
+use crate::document::Doc;
 use crate::error::{Error, Result};
 use crate::fieldnorm;
 use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
@@ -43,32 +44,6 @@ const ENCODE_TASK_TERMS: usize = 1024;
 
 /// A term's ordinal in a segment's term dictionary.
 pub type TermOrd = u32;
-
-/// One document to index.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Doc {
-    /// External id, unique in the index.
-    pub docid: String,
-    /// The text that is analyzed and indexed.
-    pub contents: String,
-    /// The original JSON object, when the document came as JSON.
-    pub raw: Option<String>,
-    /// Whether [`crate::corpus::document_fields`] of `raw` gives `contents`,
-    /// so that the document store need not keep the text twice.
-    pub derived: bool,
-}
-
-impl Doc {
-    /// A document without original JSON.
-    pub fn new(docid: impl Into<String>, contents: impl Into<String>) -> Self {
-        Doc {
-            docid: docid.into(),
-            contents: contents.into(),
-            raw: None,
-            derived: false,
-        }
-    }
-}
 
 /// Docids of a segment: a u8 bit width `w`, `n + 1` offsets bit-packed at
 /// `w` bits (LSB first, zero-padded to a byte), then the UTF-8 bytes.

@@ -19,13 +19,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
+use rserini_core::document::Doc;
 use rserini_core::index::{Duplicates, Index, IndexBuilder};
 use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
-use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};
