@@ -1,14 +1,13 @@
 //! Reading documents and queries from files.
 //!
-//! Documents: JSON lines in Pyserini's `JsonCollection` shape
-//! (`{"id", "contents"}`) or BEIR's (`{"_id", "title", "text"}`, indexed as
-//! `title + " " + text`, as Pyserini's BEIR "flat" indexes do), in `.jsonl`,
+//! Documents: JSON lines in the shapes [`crate::document`] reads (Pyserini's
+//! `{"id", "contents"}`, BEIR's `{"_id", "title", "text"}`), in `.jsonl`,
 //! `.json` or gzip-compressed `.jsonl.gz` files; a path may be one file or a
 //! folder, searched recursively in sorted order. A folder holding
 //! `corpus.jsonl` or `corpus.jsonl.gz` is a BEIR data set: that file alone is
-//! its corpus (its `queries.jsonl` is not). Links to folders are followed,
-//! each folder and file once. Queries: BEIR `queries.jsonl` (`{"_id",
-//! "text"}`) or `qid<TAB>text` lines.
+//! its corpus (its `queries.jsonl` is not); [`beir_files`] finds its queries
+//! and qrels too. Links to folders are followed, each folder and file once.
+//! Queries: BEIR `queries.jsonl` (`{"_id", "text"}`) or `qid<TAB>text` lines.
 //!
 //! Files are opened through [`safe_fs`] (regular files only, never blocking
 //! on a FIFO); a line longer than [`DEFAULT_MAX_LINE_BYTES`] (or the limit
@@ -37,6 +36,9 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 
 /// The corpus file of a BEIR data set.
 const BEIR_CORPUS: [&str; 2] = ["corpus.jsonl", "corpus.jsonl.gz"];
+
+/// The queries file of a BEIR data set.
+const BEIR_QUERIES: &str = "queries.jsonl";
 
 /// The corpus files under `path`: the file itself, or every `.jsonl`,
 /// `.jsonl.gz` and `.json` file below the folder, sorted (only
@@ -84,6 +86,31 @@ pub fn corpus_files(path: &Path) -> Result<Vec<PathBuf>> {
         )));
     }
     Ok(files)
+}
+
+/// The files of a BEIR data set folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeirFiles {
+    /// `corpus.jsonl` or `corpus.jsonl.gz`: the folder's only corpus file.
+    pub corpus: PathBuf,
+    /// `queries.jsonl`, if the folder holds it.
+    pub queries: Option<PathBuf>,
+    /// `qrels/<split>.tsv`, if the folder holds it.
+    pub qrels: Option<PathBuf>,
+}
+
+/// The files of `dir` if it is a BEIR folder (it holds `corpus.jsonl` or
+/// `corpus.jsonl.gz`), with the qrels of `split`; `None` if it is not.
+pub fn beir_files(dir: &Path, split: &str) -> Result<Option<BeirFiles>> {
+    let Some(corpus) = beir_corpus(dir)? else {
+        return Ok(None);
+    };
+    let file = |path: PathBuf| path.is_file().then_some(path);
+    Ok(Some(BeirFiles {
+        corpus,
+        queries: file(dir.join(BEIR_QUERIES)),
+        qrels: file(dir.join("qrels").join(format!("{split}.tsv"))),
+    }))
 }
 
 /// The corpus file of `dir` if it is a BEIR folder.
@@ -333,4 +360,47 @@ pub fn read_text(path: &Path) -> Result<String> {
             e.utf8_error().valid_up_to()
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "{}\n").unwrap();
+    }
+
+    #[test]
+    fn a_beir_folder_is_its_corpus_file_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let beir = dir.path().join("beir");
+        touch(&beir.join("corpus.jsonl"));
+        touch(&beir.join("queries.jsonl"));
+        touch(&beir.join("qrels/test.tsv"));
+        touch(&dir.path().join("other/a.jsonl.gz"));
+        touch(&dir.path().join("other/notes.txt"));
+        assert_eq!(corpus_files(&beir).unwrap(), [beir.join("corpus.jsonl")]);
+        // Below a plain folder, a BEIR folder still gives its corpus alone.
+        assert_eq!(
+            corpus_files(dir.path()).unwrap(),
+            [
+                beir.join("corpus.jsonl"),
+                dir.path().join("other/a.jsonl.gz")
+            ]
+        );
+        assert_eq!(
+            beir_files(&beir, "test").unwrap(),
+            Some(BeirFiles {
+                corpus: beir.join("corpus.jsonl"),
+                queries: Some(beir.join("queries.jsonl")),
+                qrels: Some(beir.join("qrels/test.tsv")),
+            })
+        );
+        let dev = beir_files(&beir, "dev").unwrap().unwrap();
+        assert_eq!(dev.qrels, None);
+        assert_eq!(beir_files(&dir.path().join("other"), "test").unwrap(), None);
+        touch(&beir.join("corpus.jsonl.gz"));
+        assert!(beir_files(&beir, "test").is_err());
+    }
 }
