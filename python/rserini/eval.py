@@ -27,12 +27,12 @@ with the common aliases ``MAP``, ``MRR``, ``Recall@k``, ``NDCG@k``, or ``trec_ev
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rserini.exceptions import RseriniError
-from rserini.formats import Run
+from rserini.formats import RankedRun, Run
 
 if TYPE_CHECKING:
     from rserini._core import Index
@@ -69,9 +69,11 @@ __all__ = [
     "Evaluation",
     "EvaluationError",
     "Evaluator",
+    "Feedback",
     "evaluate",
     "parse_metric",
     "retrieve",
+    "retrieve_ranked",
 ]
 
 
@@ -399,6 +401,34 @@ def evaluate(
     return Evaluator(qrels, metrics, missing=missing)(run, per_query=per_query)
 
 
+Feedback = Literal["rm3", "rocchio"]
+"""Pseudo-relevance feedback over Lucene BM25: :meth:`~rserini.Index.batch_search_rm3` or
+:meth:`~rserini.Index.batch_search_rocchio`."""
+
+
+def _rows(
+    index: Index,
+    queries: Sequence[tuple[str, str]],
+    depth: int,
+    threads: int | None,
+    feedback: Feedback | None,
+    params: Mapping[str, Any],
+) -> Iterator[tuple[str, list[str], list[float]]]:
+    """``(qid, docids, scores)`` of each query's ``depth`` best hits, one batch search."""
+    if not queries:
+        return
+    texts = [text for _, text in queries]
+    if feedback is None:
+        ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
+    elif feedback == "rm3":
+        ids, scores = index.batch_search_rm3(texts, k=depth, threads=threads, **params)
+    else:
+        ids, scores = index.batch_search_rocchio(texts, k=depth, threads=threads, **params)
+    rows = cast("list[list[str]]", index.docids(ids))  # 2-D ids give a list per query
+    for (qid, _), row_docids, row_scores in zip(queries, rows, scores.tolist(), strict=True):
+        yield qid, row_docids, row_scores[: len(row_docids)]
+
+
 def retrieve(
     index: Index,
     queries: Sequence[tuple[str, str]],
@@ -406,6 +436,7 @@ def retrieve(
     *,
     remove_query: bool = False,
     threads: int | None = None,
+    feedback: Feedback | None = None,
     **params: Any,
 ) -> Run:
     """Runs queries on an index and returns the run as ``{qid: {docid: score}}``.
@@ -424,26 +455,23 @@ def retrieve(
         query's own document is dropped, so ``k`` remain.
     threads
         Search threads (default: all cores).
+    feedback
+        ``"rm3"`` or ``"rocchio"`` to search with pseudo-relevance feedback (its
+        parameters in ``params``).
     **params
         Scoring parameters of :meth:`rserini.Index.batch_search` (``k1``, ``b``,
-        ``variant``, ``length``, ``model``, ``delta``).
+        ``variant``, ``length``, ``model``, ``delta``), or of the feedback search.
 
     Returns
     -------
     Run
         Every query, in order; a query matching no document maps to an empty dict.
     """
-    if not queries:
-        return {}
-    depth = k + 1 if remove_query else k
-    ids, scores = index.batch_search(
-        [text for _, text in queries], k=depth, threads=threads, **params
-    )
-    docids = index.docids(ids)
     run: Run = {}
-    for (qid, _), row_docids, row_scores in zip(queries, docids, scores.tolist(), strict=True):
+    depth = k + 1 if remove_query else k
+    for qid, docids, scores in _rows(index, queries, depth, threads, feedback, params):
         docs: dict[str, float] = {}
-        for docid, score in zip(row_docids, row_scores, strict=False):
+        for docid, score in zip(docids, scores, strict=True):
             if remove_query and docid == qid:
                 continue
             if len(docs) == k:
@@ -451,3 +479,31 @@ def retrieve(
             docs[docid] = score
         run[qid] = docs
     return run
+
+
+def retrieve_ranked(
+    index: Index,
+    queries: Sequence[tuple[str, str]],
+    k: int = 1000,
+    *,
+    remove_query: bool = False,
+    threads: int | None = None,
+    feedback: Feedback | None = None,
+    **params: Any,
+) -> RankedRun:
+    """:func:`retrieve`, each query's hits kept as the index ranks them: a list of
+    ``(docid, score)``, best first, in which a docid indexed twice (an index built with
+    ``duplicates="keep"``) appears twice, as in Lucene's runs. ``rserini run`` writes
+    these with :func:`rserini.formats.write_run`.
+
+    Parameters and errors as :func:`retrieve`.
+    """
+    depth = k + 1 if remove_query else k
+    return {
+        qid: [
+            (docid, score)
+            for docid, score in zip(docids, scores, strict=True)
+            if not (remove_query and docid == qid)
+        ][:k]
+        for qid, docids, scores in _rows(index, queries, depth, threads, feedback, params)
+    }

@@ -38,6 +38,8 @@ from rserini.exceptions import DocumentError, ParseError, QueryError
 
 Run: TypeAlias = dict[str, dict[str, float]]
 """A ranking per query: ``{qid: {docid: score}}``."""
+RankedRun: TypeAlias = dict[str, list[tuple[str, float]]]
+"""Each query's hits as an engine ranked them: ``{qid: [(docid, score), ...]}``, best first."""
 Qrels: TypeAlias = dict[str, dict[str, int]]
 """Relevance judgements: ``{qid: {docid: relevance}}``."""
 Queries: TypeAlias = list[tuple[str, str]]
@@ -51,6 +53,7 @@ __all__ = [
     "BeirCollection",
     "Qrels",
     "Queries",
+    "RankedRun",
     "Run",
     "beir_collection",
     "beir_files",
@@ -187,18 +190,24 @@ def ranked(docs: Mapping[str, float]) -> list[tuple[str, float]]:
 
 
 def write_run(
-    run: Mapping[str, Mapping[str, float]],
+    run: Mapping[str, Mapping[str, float] | Sequence[tuple[str, float]]],
     path: StrPath,
     *,
     tag: str = "rserini",
     precision: int = 6,
 ) -> int:
-    """Writes a TREC run file, each query's documents ranked by :func:`ranked`.
+    """Writes a TREC run file: each query's documents ranked by :func:`ranked`, or kept
+    in the order given.
+
+    Every id is checked before the file is opened, so a run that cannot be written
+    leaves an existing file as it was.
 
     Parameters
     ----------
     run
-        ``{qid: {docid: score}}``; queries are written in the mapping's order.
+        Per query, in the mapping's order: ``{docid: score}`` (written ranked by
+        :func:`ranked`) or ``[(docid, score), ...]`` already ranked (a
+        :data:`RankedRun`; written as given, a repeated docid included).
     path
         The file to write (replaced if it exists).
     tag
@@ -217,14 +226,15 @@ def write_run(
         If the tag, a qid or a docid is empty or contains whitespace.
     """
     _check_token(tag, "run tag")
+    rows = {qid: ranked(docs) if isinstance(docs, Mapping) else docs for qid, docs in run.items()}
+    for qid, hits in rows.items():
+        check_run_ids(qid, [docid for docid, _ in hits])
     lines = 0
     with open(path, "w", encoding="utf-8") as out:
-        for qid, docs in run.items():
-            _check_token(qid, "query id")
-            for rank, (docid, score) in enumerate(ranked(docs), start=1):
-                _check_token(docid, "docid")
+        for qid, hits in rows.items():
+            for rank, (docid, score) in enumerate(hits, start=1):
                 out.write(f"{qid} Q0 {docid} {rank} {score:.{precision}f} {tag}\n")
-                lines += 1
+            lines += len(hits)
     return lines
 
 
