@@ -5,8 +5,6 @@ with its own loop before."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,7 @@ import pytest
 import rserini
 from rserini.eval import retrieve, retrieve_ranked
 from rserini.formats import write_run
+from support import cli
 
 DOCS = [
     ("a", "apple banana"),
@@ -26,15 +25,6 @@ DOCS = [
     ("e", "durian"),
 ]
 QUERIES = [("q1", "apple"), ("q2", "cherry apple"), ("q3", "zzz"), ("q4", "banana")]
-
-
-def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rserini", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -103,8 +93,11 @@ def test_retrieve_ranked_keeps_the_index_order_and_retrieve_the_scores(saved: Pa
     assert list(ranked) == [q for q, _ in QUERIES] and ranked["q3"] == []
     assert [d for d, _ in ranked["q1"]] == ["b", "d", "a"]  # tie of b and d by docid
     assert all(d != "q2" for d, _ in ranked["q2"])
-    run = retrieve(index, QUERIES, 3, remove_query=True)
-    assert {q: dict(hits) for q, hits in ranked.items()}["q4"] == run["q4"]
+    ranked = retrieve_ranked(index, QUERIES, 4)
+    assert [d for d, _ in ranked["q4"]] == ["a", "c", "a"]  # both copies of "a"
+    run = retrieve(index, QUERIES, 4)  # a run to evaluate holds a docid once
+    assert list(run) == list(ranked) and run["q3"] == {}
+    assert list(run["q4"]) == ["a", "c"] and run["q4"]["a"] == ranked["q4"][2][1]
 
 
 def test_write_run_checks_every_id_before_touching_the_file(tmp_path: Path) -> None:

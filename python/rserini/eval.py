@@ -27,7 +27,7 @@ with the common aliases ``MAP``, ``MRR``, ``Recall@k``, ``NDCG@k``, or ``trec_ev
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -406,30 +406,7 @@ Feedback = Literal["rm3", "rocchio"]
 :meth:`~rserini.Index.batch_search_rocchio`."""
 
 
-def _rows(
-    index: Index,
-    queries: Sequence[tuple[str, str]],
-    depth: int,
-    threads: int | None,
-    feedback: Feedback | None,
-    params: Mapping[str, Any],
-) -> Iterator[tuple[str, list[str], list[float]]]:
-    """``(qid, docids, scores)`` of each query's ``depth`` best hits, one batch search."""
-    if not queries:
-        return
-    texts = [text for _, text in queries]
-    if feedback is None:
-        ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
-    elif feedback == "rm3":
-        ids, scores = index.batch_search_rm3(texts, k=depth, threads=threads, **params)
-    else:
-        ids, scores = index.batch_search_rocchio(texts, k=depth, threads=threads, **params)
-    rows = cast("list[list[str]]", index.docids(ids))  # 2-D ids give a list per query
-    for (qid, _), row_docids, row_scores in zip(queries, rows, scores.tolist(), strict=True):
-        yield qid, row_docids, row_scores[: len(row_docids)]
-
-
-def retrieve(
+def retrieve_ranked(
     index: Index,
     queries: Sequence[tuple[str, str]],
     k: int = 1000,
@@ -438,8 +415,8 @@ def retrieve(
     threads: int | None = None,
     feedback: Feedback | None = None,
     **params: Any,
-) -> Run:
-    """Runs queries on an index and returns the run as ``{qid: {docid: score}}``.
+) -> RankedRun:
+    """Runs queries on an index; each query's hits as the index ranks them.
 
     Parameters
     ----------
@@ -464,46 +441,40 @@ def retrieve(
 
     Returns
     -------
-    Run
-        Every query, in order; a query matching no document maps to an empty dict.
+    RankedRun
+        Every query, in order: ``[(docid, score), ...]``, best first, in which a docid
+        indexed twice (an index built with ``duplicates="keep"``) appears twice, as in
+        Lucene's runs; a query matching no document has an empty list. ``rserini run``
+        writes this with :func:`rserini.formats.write_run`.
     """
-    run: Run = {}
+    if not queries:
+        return {}
+    texts = [text for _, text in queries]
     depth = k + 1 if remove_query else k
-    for qid, docids, scores in _rows(index, queries, depth, threads, feedback, params):
-        docs: dict[str, float] = {}
-        for docid, score in zip(docids, scores, strict=True):
-            if remove_query and docid == qid:
-                continue
-            if len(docs) == k:
-                break
-            docs[docid] = score
-        run[qid] = docs
-    return run
-
-
-def retrieve_ranked(
-    index: Index,
-    queries: Sequence[tuple[str, str]],
-    k: int = 1000,
-    *,
-    remove_query: bool = False,
-    threads: int | None = None,
-    feedback: Feedback | None = None,
-    **params: Any,
-) -> RankedRun:
-    """:func:`retrieve`, each query's hits kept as the index ranks them: a list of
-    ``(docid, score)``, best first, in which a docid indexed twice (an index built with
-    ``duplicates="keep"``) appears twice, as in Lucene's runs. ``rserini run`` writes
-    these with :func:`rserini.formats.write_run`.
-
-    Parameters and errors as :func:`retrieve`.
-    """
-    depth = k + 1 if remove_query else k
+    if feedback is None:
+        ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
+    elif feedback == "rm3":
+        ids, scores = index.batch_search_rm3(texts, k=depth, threads=threads, **params)
+    else:
+        ids, scores = index.batch_search_rocchio(texts, k=depth, threads=threads, **params)
+    rows = cast("list[list[str]]", index.docids(ids))  # 2-D ids give a list per query
     return {
         qid: [
             (docid, score)
-            for docid, score in zip(docids, scores, strict=True)
+            for docid, score in zip(docids, row_scores, strict=False)
             if not (remove_query and docid == qid)
         ][:k]
-        for qid, docids, scores in _rows(index, queries, depth, threads, feedback, params)
+        for (qid, _), docids, row_scores in zip(queries, rows, scores.tolist(), strict=True)
     }
+
+
+def retrieve(
+    index: Index, queries: Sequence[tuple[str, str]], k: int = 1000, **options: Any
+) -> Run:
+    """:func:`retrieve_ranked` as a run to evaluate: ``{qid: {docid: score}}``.
+
+    Parameters are :func:`retrieve_ranked`'s (``remove_query``, ``threads``,
+    ``feedback`` and the scoring parameters). A docid indexed twice is one entry of its
+    query's dict; every query is a key, a query matching no document an empty dict.
+    """
+    return {qid: dict(hits) for qid, hits in retrieve_ranked(index, queries, k, **options).items()}
