@@ -35,21 +35,19 @@ sys.path.insert(0, str(REPO / "python"))
 
 import rserini  # noqa: E402
 from rserini.agent import SearchSession, TimeBudget, ToolOptions  # noqa: E402
+from rserini.formats import beir_files  # noqa: E402
 
 
 def read_queries(folder: Path, limit: int | None) -> list[str]:
-    queries = []
-    with (folder / "queries.jsonl").open(encoding="utf-8") as f:
-        for line in f:
-            queries.append(json.loads(line)["text"])
+    queries = [text for _, text in rserini.read_queries(folder / "queries.jsonl")]
     return queries[:limit] if limit else queries
 
 
 def corpus_file(folder: Path) -> Path:
-    for name in ("corpus.jsonl", "corpus.jsonl.gz"):
-        if (folder / name).exists():
-            return folder / name
-    raise SystemExit(f"no corpus.jsonl[.gz] in {folder}")
+    found = beir_files(folder)
+    if found is None:
+        raise SystemExit(f"no corpus.jsonl[.gz] in {folder}")
+    return found[0]
 
 
 def percentile(values: list[float], q: float) -> float:

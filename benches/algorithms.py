@@ -15,7 +15,6 @@ speed-up of ``batch_search`` from one thread to two (wall time, best of --repeat
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from pathlib import Path
@@ -27,22 +26,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 import rserini
+from rserini.formats import beir_files, read_qrels, read_queries
 
 ALGORITHMS = ("exhaustive", "maxscore", "bmw", "auto")
 
 
 def load_queries(path: Path, judged: Path | None) -> list[str]:
-    keep = None
-    if judged is not None and judged.exists():
-        lines = judged.read_text(encoding="utf-8").splitlines()
-        keep = {line.split("\t")[0] for line in lines[1:] if line.strip()}
-    queries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            q = json.loads(line)
-            if keep is None or q["_id"] in keep:
-                queries.append(q["text"])
-    return queries
+    keep = read_qrels(judged) if judged is not None else None
+    return [text for qid, text in read_queries(path) if keep is None or qid in keep]
 
 
 def main() -> None:
@@ -60,14 +51,16 @@ def main() -> None:
         if queries_file is None:
             parser.error("an index folder needs --queries-file")
     else:
-        source = next(
-            p for p in (args.corpus / "corpus.jsonl.gz", args.corpus / "corpus.jsonl") if p.exists()
-        )
+        found = beir_files(args.corpus)
+        if found is None:
+            parser.error(f"{args.corpus} is neither a BEIR folder nor an index folder")
+        source, queries_file, judged = found
         start = time.perf_counter()
         index = rserini.Index.from_jsonl(source, store=False, progress=False)
         print(f"indexed {len(index):,} documents in {time.perf_counter() - start:.1f} s")
-        queries_file = args.queries_file or args.corpus / "queries.jsonl"
-        judged = args.corpus / "qrels" / "test.tsv"
+        queries_file = args.queries_file or queries_file
+        if queries_file is None:
+            parser.error(f"{args.corpus} holds no queries.jsonl: give --queries-file")
     queries = load_queries(queries_file, judged)[: args.queries]
     print(f"{len(queries):,} queries, {len(index):,} documents\n")
     print("| k | " + " | ".join(ALGORITHMS) + " |")

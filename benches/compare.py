@@ -117,11 +117,17 @@ CURVE_ENGINES = ("rserini", "tantivy")
 # Input
 
 
-def corpus_file(folder: Path) -> Path:
-    for name in ("corpus.jsonl", "corpus.jsonl.gz"):
-        if (folder / name).is_file():
-            return folder / name
-    raise SystemExit(f"compare: no corpus.jsonl[.gz] in {folder}")
+def collection_files(folder: Path) -> tuple[Path, Path, Path | None]:
+    """``(corpus, queries, qrels or None)`` of a BEIR folder, found as rserini finds them."""
+    from rserini.formats import beir_files
+
+    found = beir_files(folder)
+    if found is None:
+        raise SystemExit(f"compare: no corpus.jsonl[.gz] in {folder}")
+    corpus, queries, qrels = found
+    if queries is None:
+        raise SystemExit(f"compare: no queries.jsonl in {folder}")
+    return corpus, queries, qrels
 
 
 def open_text(path: Path) -> Any:
@@ -129,28 +135,13 @@ def open_text(path: Path) -> Any:
     return opener(path, "rt", encoding="utf-8")
 
 
-def read_corpus(path: Path, limit: int | None) -> list[dict[str, str]]:
-    docs = []
-    with open_text(path) as f:
-        for line in f:
-            if not line.strip():
-                continue
-            docs.append(json.loads(line))
-            if limit is not None and len(docs) >= limit:
-                break
-    return docs
-
-
 def read_pairs(path: Path) -> list[tuple[str, str]]:
-    """``(docid, title + " " + text)`` of every document: the workers keep only these two
-    strings in memory, not the parsed dicts (a million documents of the Linux corpus)."""
-    pairs = []
-    with open_text(path) as f:
-        for line in f:
-            if line.strip():
-                d = json.loads(line)
-                pairs.append((str(d["_id"]), f"{d.get('title', '')} {d.get('text', '')}"))
-    return pairs
+    """``(docid, indexed text)`` of every document, as ``rserini index`` reads them: the
+    workers keep only these two strings in memory, not the parsed dicts (a million
+    documents of the Linux corpus)."""
+    from rserini.formats import read_documents
+
+    return read_documents(path)
 
 
 def copy_corpus(source: Path, dest: Path, limit: int | None) -> int:
@@ -172,19 +163,11 @@ def count_docs(path: Path) -> int:
         return sum(1 for line in f if line.strip())
 
 
-def read_qrels(path: Path) -> dict[str, dict[str, int]] | None:
-    """The judgments of ``path``, or None when the file is missing."""
-    if not path.is_file():
-        return None
-    qrels: dict[str, dict[str, int]] = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 3 and parts[0] != "query-id":
-                qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
-            elif len(parts) == 4:
-                qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
-    return qrels
+def read_qrels(path: Path | None) -> dict[str, dict[str, int]] | None:
+    """The judgments of ``path``, or None when there is no such file."""
+    from rserini.formats import read_qrels as read
+
+    return read(path) if path is not None and path.is_file() else None
 
 
 def read_queries(
@@ -192,16 +175,10 @@ def read_queries(
 ) -> list[tuple[str, str]]:
     """The queries of ``path`` in file order: those judged in ``judged``, or all of them
     when it is None; the first ``limit`` only."""
-    queries = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if limit is not None and len(queries) >= limit:
-                break
-            if line.strip():
-                q = json.loads(line)
-                if judged is None or str(q["_id"]) in judged:
-                    queries.append((str(q["_id"]), q["text"]))
-    return queries
+    from rserini.formats import read_queries as read
+
+    queries = [(qid, text) for qid, text in read(path) if judged is None or qid in judged]
+    return queries[:limit]
 
 
 def words(text: str) -> list[str]:
@@ -414,14 +391,9 @@ def work_pyserini(spec: dict[str, Any], timer: Timer) -> None:
     work = Path(spec["work"])
     collection = work / "collection"
     collection.mkdir()
-    with (
-        open(collection / "docs.jsonl", "w", encoding="utf-8") as out,
-        open_text(Path(spec["corpus"])) as src,
-    ):
-        for line in src:
-            d = json.loads(line)
-            text = f"{d.get('title', '')} {d.get('text', '')}"
-            out.write(json.dumps({"id": str(d["_id"]), "contents": text}) + "\n")
+    with open(collection / "docs.jsonl", "w", encoding="utf-8") as out:
+        for docid, text in read_pairs(Path(spec["corpus"])):
+            out.write(json.dumps({"id": docid, "contents": text}) + "\n")
 
     def make(attempt: int) -> Path:
         index = work / f"index-{attempt}"
@@ -1203,10 +1175,10 @@ def main() -> int:
     if args.builds is not None and args.builds < 1:
         parser.error("--builds must be at least 1")
     folder = args.corpus.resolve()
-    source = corpus_file(folder)
-    qrels = read_qrels(folder / "qrels" / "test.tsv")
+    source, queries_file, qrels_file = collection_files(folder)
+    qrels = read_qrels(qrels_file)
     limit = args.queries if args.queries is not None else SMOKE_QUERIES if args.smoke else None
-    queries = read_queries(folder / "queries.jsonl", qrels, limit)
+    queries = read_queries(queries_file, qrels, limit)
     builds = args.builds or (1 if args.smoke else BUILDS)
     spec: dict[str, Any] = {"queries": queries, "builds": builds}
     spec["min_seconds"] = 0.0 if args.smoke else MIN_SECONDS

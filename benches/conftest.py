@@ -6,7 +6,6 @@ Run with ``pytest benches --benchmark-only``. Pyserini (``python -m rserini.pari
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import json
 import os
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 
 import rserini
+from rserini.formats import read_documents, read_qrels
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("RSERINI_DATA", REPO.parent / "shared" / "data")).resolve()
@@ -34,16 +34,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def docs() -> list[tuple[str, str]]:
     """SciFact as ``(docid, title + " " + text)``, as Pyserini's BEIR indexes see it."""
-    with gzip.open(SCIFACT / "corpus.jsonl.gz", "rt", encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f]
-    return [(str(d["_id"]), f"{d.get('title', '')} {d.get('text', '')}") for d in rows]
+    return read_documents(SCIFACT)
 
 
 @pytest.fixture(scope="session")
 def queries() -> list[str]:
     """The 300 judged test queries."""
-    with open(SCIFACT / "qrels" / "test.tsv", encoding="utf-8") as f:
-        judged = {line.split("\t")[0] for line in f.read().splitlines()[1:] if line}
+    judged = read_qrels(SCIFACT / "qrels" / "test.tsv")
     return [text for qid, text in rserini.read_queries(SCIFACT / "queries.jsonl") if qid in judged]
 
 

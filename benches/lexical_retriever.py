@@ -15,14 +15,13 @@ default parameters. Also checks that both return the same top 10. Prints a Markd
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import statistics
 import sys
 import time
 from pathlib import Path
 
 import rserini
+from rserini.formats import beir_files, read_documents, read_queries
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
@@ -32,11 +31,11 @@ DEFAULT = REPO.parent / "shared" / "data" / "scifact"
 
 
 def load(folder: Path) -> tuple[list[tuple[str, str]], list[str]]:
-    path = folder / "corpus.jsonl.gz"
-    opened = gzip.open(path, "rt") if path.exists() else open(folder / "corpus.jsonl")  # noqa: SIM115
-    with opened as lines:
-        docs = [(o["_id"], f"{o.get('title') or ''} {o['text']}") for o in map(json.loads, lines)]
-    return docs, [q for _, q in rserini.read_queries(folder / "queries.jsonl")]
+    found = beir_files(folder)
+    if found is None or found[1] is None:
+        raise SystemExit(f"{folder}: not a BEIR folder with queries.jsonl")
+    corpus, queries, _ = found
+    return read_documents(corpus), [q for _, q in read_queries(queries)]
 
 
 def main() -> None:

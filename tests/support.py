@@ -107,6 +107,16 @@ def outcome(code: str, *args: object, timeout: float = 60, address_space: int | 
     return lines[-1]
 
 
+def cli(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """The ``rserini`` command with ``args``, run as a user would (a subprocess)."""
+    return subprocess.run(
+        [sys.executable, "-m", "rserini", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def rserini_run(tmp_path: Path, corpus: str, *flags: str) -> subprocess.CompletedProcess[str]:
     """``rserini run`` with ``flags`` over a saved index of ``corpus`` (``"tiny"``: TINY
     with one query, ``q1 network``; else a collection's corpus and queries), writing

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from ir_measures import AP, RR, P, R, nDCG
 import rserini
 from rserini.eval import DEFAULT_METRICS, EvaluationError, Evaluator, evaluate, retrieve
 from rserini.formats import beir_collection, read_run, write_qrels, write_run
-from support import collection
+from support import cli, collection
 
 # q1 ranks a (rel 1), c (rel 0), b (rel 2), z (unjudged); q2 ranks w, then x (rel 1); q3 is
 # judged but missing from the run; q9 is in the run but not judged.
@@ -34,15 +33,6 @@ BY_HAND = {
     "q3": {"P@10": 0.0, "MRR@10": 0.0, "R@100": 0.0, "MAP": 0.0, "nDCG@10": 0.0},
 }
 METRICS = ["P@10", "MRR@10", "R@100", "MAP", "nDCG@10"]
-
-
-def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rserini", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_values_match_hand_computation_and_missing_queries_count_as_zero() -> None:

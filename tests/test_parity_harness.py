@@ -67,7 +67,7 @@ def test_read_corpus_errors(tmp_path: Path) -> None:
     with pytest.raises(_harness.ParityError, match="malformed JSON"):
         read_corpus(bad)
     bad.write_text('{"id": "x", "contents": 3}\n')
-    with pytest.raises(_harness.ParityError, match="expected a string"):
+    with pytest.raises(_harness.ParityError, match="must be a string"):
         read_corpus(bad)
 
 

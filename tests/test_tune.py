@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from rserini import tune
 from rserini.eval import EvaluationError, evaluate, retrieve
 from rserini.formats import write_qrels, write_queries
 from rserini.tune import Grid, grid, parse_values, split_queries
-from support import collection
+from support import cli, collection
 
 WORDS = [f"w{i}" for i in range(30)]
 
@@ -44,15 +43,6 @@ def data():
     docs, queries, qrels = synthetic()
     index = rserini.Index.build(docs, analyzer="whitespace", progress=False)
     return index, queries, qrels
-
-
-def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rserini", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from rserini.retrieval.document import Document
 __version__: str
 INDEX_FORMAT_VERSION: int
 ANALYZER_PRESETS: list[str]
+DOCID_FIELDS: tuple[str, ...]
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
 ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
@@ -305,10 +306,25 @@ class Index:
     def stats(self) -> dict[str, object]:
         """Counts (live documents, terms, postings, total terms, avgdl, segments,
         deleted documents), sizes (postings and store bytes) and the analyzer.
-        ``avgdl`` is the mean length over all documents (0 for an empty index);
-        ``avgdl_lucene`` and ``avgdl_exact`` are the means BM25 scores with under
-        ``length="lucene"`` (documents with at least one indexed term, as Lucene)
-        and ``length="exact"`` (every document)."""
+        ``avgdl_lucene`` and ``avgdl_exact`` are the mean lengths BM25 scores with
+        under ``length="lucene"`` (the default: documents with at least one indexed
+        term, as Lucene's ``docCount``) and ``length="exact"`` (every document); they
+        differ when some document has no indexed term. ``avgdl`` is the mean over
+        every live document, ``avgdl_exact``'s value (but 0 for an empty index)."""
+    def info(self) -> dict[str, Any]:
+        """What ``rserini info`` prints: ``path``, ``format_version``, ``written_by``,
+        ``generation``, ``bytes`` (of every file) and ``segments`` (``name``,
+        ``documents``, ``deleted``) from the folder's ``meta.json``, with ``analyzer``,
+        ``documents``, ``deleted``, ``terms``, ``postings``, ``avgdl`` (the mean length
+        over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``.
+        If another writer has committed since this snapshot, the folder's latest
+        generation is described, as :meth:`load` would give it now.
+
+        Raises
+        ------
+        ValueError
+            If the index was never saved (it has no folder to describe).
+        """
     def __len__(self) -> int: ...
     def __contains__(self, docid: str, /) -> bool: ...
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
@@ -583,11 +599,58 @@ def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> 
 def read_queries(path: StrPath) -> list[tuple[str, str]]:
     """Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file."""
 
-def source_fingerprint(root: StrPath, max_file_bytes: int = 1048576) -> str:
-    """Fingerprint of the files under ``root`` as :meth:`Index.from_source_tree` sees them."""
+def document_fields(line: str) -> tuple[str, str]:
+    """``(docid, indexed text)`` of one JSON document, by the rule
+    :meth:`Index.from_jsonl` reads lines with: the id is ``"id"``, ``"_id"`` or
+    ``"docid"`` (a string, or a number kept as written); the text is
+    ``"contents"``, or else ``title + " " + text`` (BEIR).
 
-def saved_index_source(path: StrPath) -> str | None:
-    """The ``source`` recorded in a saved index."""
+    Raises
+    ------
+    DocumentError
+        If ``line`` is not a JSON object, or has no id or no text field.
+    TypeError
+        If a field has the wrong JSON type.
+    """
+
+def corpus_files(path: StrPath) -> list[Path]:
+    """The files :meth:`Index.from_jsonl` reads for ``path``: the file itself, or every
+    ``.jsonl``, ``.jsonl.gz`` and ``.json`` file below the folder, sorted; a BEIR
+    folder (one holding ``corpus.jsonl`` or ``corpus.jsonl.gz``) gives that file alone.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    DocumentError
+        If the folder holds no corpus file, or a BEIR folder holds both corpus files.
+    """
+
+def read_documents(path: StrPath, *, max_line_bytes: int = 67108864) -> list[tuple[str, str]]:
+    """``(docid, indexed text)`` of every document under ``path``, read as
+    :meth:`Index.from_jsonl` reads it: the same files (:func:`corpus_files`), the same
+    rule per line (:func:`document_fields`), in file and line order.
+
+    Raises
+    ------
+    ParseError
+        For a line that is not a document, naming the file and the line.
+    FileNotFoundError
+        If ``path`` does not exist.
+    """
+
+def beir_files(
+    folder: StrPath, split: str = "test"
+) -> tuple[Path, Path | None, Path | None] | None:
+    """``(corpus, queries, qrels)`` of a BEIR folder: ``corpus.jsonl`` or
+    ``corpus.jsonl.gz``, then ``queries.jsonl`` and ``qrels/<split>.tsv`` or ``None``
+    where missing; ``None`` if ``folder`` holds no corpus file (it is not a BEIR folder).
+
+    Raises
+    ------
+    DocumentError
+        If the folder holds both ``corpus.jsonl`` and ``corpus.jsonl.gz``.
+    """
 
 def list_source_files(
     root: StrPath, *, max_file_bytes: int = 1048576, generated_names: Sequence[str] = ()

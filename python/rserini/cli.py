@@ -12,12 +12,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from rserini._core import ANALYZER_PRESETS, Index, read_queries
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
-from rserini.formats import check_run_ids
+from rserini.formats import check_run_ids, write_run
 from rserini.project import CHUNK_LINES
 
 VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -156,28 +154,8 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    index = Index.load(args.index)
-    meta = json.loads((args.index / "meta.json").read_text(encoding="utf-8"))
-    stats = index.stats()
-    info = {
-        "path": str(args.index),
-        "format_version": meta["format_version"],
-        "written_by": f"rserini {meta['rserini_version']}",
-        "generation": meta["generation"],
-        "analyzer": stats["analyzer"],
-        "documents": stats["num_docs"],
-        "deleted": stats["num_deleted"],
-        "terms": stats["num_terms"],
-        "postings": stats["num_postings"],
-        "avgdl": round(stats["avgdl"], 3),
-        "bytes": sum(f["bytes"] for s in meta["segments"] for f in s["files"]),
-        "postings_bytes": stats["postings_bytes"],
-        "store_bytes": stats["store_bytes"],
-        "segments": [
-            {"name": s["name"], "documents": s["num_docs"], "deleted": s["num_deleted"]}
-            for s in meta["segments"]
-        ],
-    }
+    info = {**Index.load(args.index).info(), "path": str(args.index)}
+    info["avgdl"] = round(info["avgdl"], 3)
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -248,51 +226,37 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from rserini.eval import Feedback, retrieve_ranked
+
     index = Index.load(args.index)
     queries = read_queries(args.queries)
     if not queries:
         raise SystemExit(f"error: {args.queries} holds no query")
     if args.pyserini:
         return _run_as_pyserini(args, index, queries)
-    qids = [q for q, _ in queries]
-    texts = [t for _, t in queries]
-    for qid in qids:
-        check_run_ids(qid, [])
-    depth = args.k + 1 if args.remove_query else args.k
-    start = time.perf_counter()
-    if args.rm3 or args.rocchio:
+    for qid, _ in queries:
+        check_run_ids(qid, [])  # before a long search, not after
+    feedback: Feedback | None = "rm3" if args.rm3 else "rocchio" if args.rocchio else None
+    if feedback is not None:
         if args.model != "bm25" or args.variant != "lucene" or args.length != "lucene":
             raise SystemExit(
                 "error: feedback runs over Lucene BM25: drop --model/--variant/--length"
             )
-        search = index.batch_search_rm3 if args.rm3 else index.batch_search_rocchio
-        ids, scores = search(
-            texts, k=depth, threads=args.threads, k1=args.k1, b=args.b, **feedback_kwargs(args)
-        )
+        params = {"k1": args.k1, "b": args.b, **feedback_kwargs(args)}
     else:
-        ids, scores = index.batch_search(
-            texts,
-            k=depth,
-            threads=args.threads,
-            algorithm=args.algorithm,
-            **_model_kwargs(args),
-        )
+        params = {"algorithm": args.algorithm, **_model_kwargs(args)}
+    start = time.perf_counter()
+    run = retrieve_ranked(
+        index,
+        queries,
+        args.k,
+        remove_query=args.remove_query,
+        threads=args.threads,
+        feedback=feedback,
+        **params,
+    )
     elapsed = time.perf_counter() - start
-    docids = index.docids(ids)
-    for qid, row_docids in zip(qids, docids, strict=True):
-        check_run_ids(qid, row_docids)
-    lines = 0
-    with open(args.output, "w", encoding="utf-8") as out:
-        for qid, row_docids, row_scores in zip(qids, docids, scores, strict=True):
-            rank = 0
-            for docid, score in zip(row_docids, row_scores[np.isfinite(row_scores)], strict=True):
-                if args.remove_query and docid == qid:
-                    continue
-                rank += 1
-                if rank > args.k:
-                    break
-                out.write(f"{qid} Q0 {docid} {rank} {score:.6f} {args.tag}\n")
-                lines += 1
+    lines = write_run(run, args.output, tag=args.tag)
     if not args.quiet:
         print(
             f"{len(queries):,} queries in {elapsed:.2f}s ({len(queries) / max(elapsed, 1e-9):,.0f} "

@@ -29,10 +29,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rserini.exceptions import RseriniError
-from rserini.formats import Run
+from rserini.formats import RankedRun, Run
 
 if TYPE_CHECKING:
     from rserini._core import Index
@@ -69,9 +69,11 @@ __all__ = [
     "Evaluation",
     "EvaluationError",
     "Evaluator",
+    "Feedback",
     "evaluate",
     "parse_metric",
     "retrieve",
+    "retrieve_ranked",
 ]
 
 
@@ -399,16 +401,22 @@ def evaluate(
     return Evaluator(qrels, metrics, missing=missing)(run, per_query=per_query)
 
 
-def retrieve(
+Feedback = Literal["rm3", "rocchio"]
+"""Pseudo-relevance feedback over Lucene BM25: :meth:`~rserini.Index.batch_search_rm3` or
+:meth:`~rserini.Index.batch_search_rocchio`."""
+
+
+def retrieve_ranked(
     index: Index,
     queries: Sequence[tuple[str, str]],
     k: int = 1000,
     *,
     remove_query: bool = False,
     threads: int | None = None,
+    feedback: Feedback | None = None,
     **params: Any,
-) -> Run:
-    """Runs queries on an index and returns the run as ``{qid: {docid: score}}``.
+) -> RankedRun:
+    """Runs queries on an index; each query's hits as the index ranks them.
 
     Parameters
     ----------
@@ -424,30 +432,49 @@ def retrieve(
         query's own document is dropped, so ``k`` remain.
     threads
         Search threads (default: all cores).
+    feedback
+        ``"rm3"`` or ``"rocchio"`` to search with pseudo-relevance feedback (its
+        parameters in ``params``).
     **params
         Scoring parameters of :meth:`rserini.Index.batch_search` (``k1``, ``b``,
-        ``variant``, ``length``, ``model``, ``delta``).
+        ``variant``, ``length``, ``model``, ``delta``), or of the feedback search.
 
     Returns
     -------
-    Run
-        Every query, in order; a query matching no document maps to an empty dict.
+    RankedRun
+        Every query, in order: ``[(docid, score), ...]``, best first, in which a docid
+        indexed twice (an index built with ``duplicates="keep"``) appears twice, as in
+        Lucene's runs; a query matching no document has an empty list. ``rserini run``
+        writes this with :func:`rserini.formats.write_run`.
     """
     if not queries:
         return {}
+    texts = [text for _, text in queries]
     depth = k + 1 if remove_query else k
-    ids, scores = index.batch_search(
-        [text for _, text in queries], k=depth, threads=threads, **params
-    )
-    docids = index.docids(ids)
-    run: Run = {}
-    for (qid, _), row_docids, row_scores in zip(queries, docids, scores.tolist(), strict=True):
-        docs: dict[str, float] = {}
-        for docid, score in zip(row_docids, row_scores, strict=False):
-            if remove_query and docid == qid:
-                continue
-            if len(docs) == k:
-                break
-            docs[docid] = score
-        run[qid] = docs
-    return run
+    if feedback is None:
+        ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
+    elif feedback == "rm3":
+        ids, scores = index.batch_search_rm3(texts, k=depth, threads=threads, **params)
+    else:
+        ids, scores = index.batch_search_rocchio(texts, k=depth, threads=threads, **params)
+    rows = cast("list[list[str]]", index.docids(ids))  # 2-D ids give a list per query
+    return {
+        qid: [
+            (docid, score)
+            for docid, score in zip(docids, row_scores, strict=False)
+            if not (remove_query and docid == qid)
+        ][:k]
+        for (qid, _), docids, row_scores in zip(queries, rows, scores.tolist(), strict=True)
+    }
+
+
+def retrieve(
+    index: Index, queries: Sequence[tuple[str, str]], k: int = 1000, **options: Any
+) -> Run:
+    """:func:`retrieve_ranked` as a run to evaluate: ``{qid: {docid: score}}``.
+
+    Parameters are :func:`retrieve_ranked`'s (``remove_query``, ``threads``,
+    ``feedback`` and the scoring parameters). A docid indexed twice is one entry of its
+    query's dict; every query is a key, a query matching no document an empty dict.
+    """
+    return {qid: dict(hits) for qid, hits in retrieve_ranked(index, queries, k, **options).items()}

@@ -7,7 +7,10 @@
 - Topics: BEIR ``queries.jsonl`` and ``qid<TAB>text`` files (:func:`read_queries`,
   the core's reader).
 - BEIR collection folders: ``corpus.jsonl`` or ``corpus.jsonl.gz``, ``queries.jsonl``
-  and ``qrels/<split>.tsv`` (:func:`beir_collection`).
+  and ``qrels/<split>.tsv`` (:func:`beir_collection`; :func:`beir_files` finds them).
+- Corpora, read as :meth:`rserini.Index.from_jsonl` reads them (the core's rules):
+  :func:`read_documents` gives ``(docid, indexed text)`` pairs, :func:`corpus_files`
+  the files a path stands for and :func:`document_fields` the pair of one JSON line.
 
 In memory, a run is ``{qid: {docid: score}}`` and qrels are ``{qid: {docid: relevance}}``,
 the shapes ``ir_measures`` and ``pytrec_eval`` take. A malformed line raises
@@ -24,11 +27,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
 
-from rserini._core import read_queries
+from rserini._core import (
+    beir_files,
+    corpus_files,
+    document_fields,
+    read_documents,
+    read_queries,
+)
 from rserini.exceptions import DocumentError, ParseError, QueryError
 
 Run: TypeAlias = dict[str, dict[str, float]]
 """A ranking per query: ``{qid: {docid: score}}``."""
+RankedRun: TypeAlias = dict[str, list[tuple[str, float]]]
+"""Each query's hits as an engine ranked them: ``{qid: [(docid, score), ...]}``, best first."""
 Qrels: TypeAlias = dict[str, dict[str, int]]
 """Relevance judgements: ``{qid: {docid: relevance}}``."""
 Queries: TypeAlias = list[tuple[str, str]]
@@ -36,19 +47,22 @@ Queries: TypeAlias = list[tuple[str, str]]
 StrPath: TypeAlias = str | os.PathLike[str]
 
 BEIR_QRELS_HEADER = ("query-id", "corpus-id", "score")
-BEIR_CORPUS_NAMES = ("corpus.jsonl", "corpus.jsonl.gz")
 
 __all__ = [
-    "BEIR_CORPUS_NAMES",
     "BEIR_QRELS_HEADER",
     "BeirCollection",
     "Qrels",
     "Queries",
+    "RankedRun",
     "Run",
     "beir_collection",
+    "beir_files",
     "check_run_ids",
+    "corpus_files",
+    "document_fields",
     "parse_error",
     "ranked",
+    "read_documents",
     "read_qrels",
     "read_queries",
     "read_run",
@@ -176,18 +190,24 @@ def ranked(docs: Mapping[str, float]) -> list[tuple[str, float]]:
 
 
 def write_run(
-    run: Mapping[str, Mapping[str, float]],
+    run: Mapping[str, Mapping[str, float] | Sequence[tuple[str, float]]],
     path: StrPath,
     *,
     tag: str = "rserini",
     precision: int = 6,
 ) -> int:
-    """Writes a TREC run file, each query's documents ranked by :func:`ranked`.
+    """Writes a TREC run file: each query's documents ranked by :func:`ranked`, or kept
+    in the order given.
+
+    Every id is checked before the file is opened, so a run that cannot be written
+    leaves an existing file as it was.
 
     Parameters
     ----------
     run
-        ``{qid: {docid: score}}``; queries are written in the mapping's order.
+        Per query, in the mapping's order: ``{docid: score}`` (written ranked by
+        :func:`ranked`) or ``[(docid, score), ...]`` already ranked (a
+        :data:`RankedRun`; written as given, a repeated docid included).
     path
         The file to write (replaced if it exists).
     tag
@@ -206,14 +226,15 @@ def write_run(
         If the tag, a qid or a docid is empty or contains whitespace.
     """
     _check_token(tag, "run tag")
+    rows = {qid: ranked(docs) if isinstance(docs, Mapping) else docs for qid, docs in run.items()}
+    for qid, hits in rows.items():
+        check_run_ids(qid, [docid for docid, _ in hits])
     lines = 0
     with open(path, "w", encoding="utf-8") as out:
-        for qid, docs in run.items():
-            _check_token(qid, "query id")
-            for rank, (docid, score) in enumerate(ranked(docs), start=1):
-                _check_token(docid, "docid")
+        for qid, hits in rows.items():
+            for rank, (docid, score) in enumerate(hits, start=1):
                 out.write(f"{qid} Q0 {docid} {rank} {score:.{precision}f} {tag}\n")
-                lines += 1
+            lines += len(hits)
     return lines
 
 
@@ -471,18 +492,22 @@ def beir_collection(
     ------
     FileNotFoundError
         Naming the first file or folder that is missing.
+    DocumentError
+        If the folder holds both ``corpus.jsonl`` and ``corpus.jsonl.gz``.
     """
     root = Path(folder)
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: not a BEIR collection folder (no such folder)")
-    corpus = next(
-        (root / name for name in BEIR_CORPUS_NAMES if (root / name).is_file()),
-        None,
-    )
-    if corpus is None:
+    found = beir_files(root, split)
+    if found is None:
         raise FileNotFoundError(f"{root}: no corpus.jsonl or corpus.jsonl.gz in the folder")
-    queries_path = Path(queries) if queries is not None else root / "queries.jsonl"
-    qrels_path = Path(qrels) if qrels is not None else root / "qrels" / f"{split}.tsv"
+    corpus, own_queries, own_qrels = found
+    queries_path = Path(queries) if queries is not None else own_queries
+    qrels_path = Path(qrels) if qrels is not None else own_qrels
+    if queries_path is None:
+        raise FileNotFoundError(f"{root}: no queries.jsonl in the folder")
+    if qrels_path is None:
+        raise FileNotFoundError(f"{root}: no qrels/{split}.tsv in the folder")
     for path in (queries_path, qrels_path):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such file")

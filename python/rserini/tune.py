@@ -34,11 +34,11 @@ from rserini._core import _check_bm25
 from rserini.eval import EvaluationError, Evaluator, MissingPolicy, parse_metric, retrieve
 from rserini.exceptions import QueryError, RseriniError
 from rserini.formats import (
-    BEIR_CORPUS_NAMES,
     Qrels,
     Queries,
     StrPath,
     beir_collection,
+    beir_files,
     read_qrels,
     read_queries,
 )
@@ -755,9 +755,8 @@ def open_collection(
 
     if (corpus is None) == (index is None):
         raise RseriniError("give either a corpus or a saved index")
-    folder = Path(corpus) if corpus is not None else None
-    if folder is not None and any((folder / n).is_file() for n in BEIR_CORPUS_NAMES):
-        beir = beir_collection(folder, split=split, queries=queries, qrels=qrels)
+    if corpus is not None and beir_files(corpus, split) is not None:
+        beir = beir_collection(corpus, split=split, queries=queries, qrels=qrels)
         built = Index.from_jsonl(beir.corpus, analyzer=analyzer, threads=threads, progress=progress)
         return built, beir.queries(), beir.qrels(), beir.name
     if queries is None or qrels is None:

@@ -17,14 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from rserini._core import Analyzer, Index, read_queries
-from rserini.exceptions import RseriniError
+from rserini._core import (
+    DOCID_FIELDS,
+    Analyzer,
+    Index,
+    beir_files,
+    corpus_files,
+    document_fields,
+    read_queries,
+)
+from rserini.exceptions import DocumentError, RseriniError
 from rserini.parity._java import PyseriniUnavailableError, check_available
 from rserini.pyserini import adjust_ties
 
 StrPath = str | os.PathLike[str]
 
-CORPUS_SUFFIXES = (".jsonl", ".jsonl.gz", ".json")
 DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((0.9, 0.4),)
 EXAMPLES = 5
 """How many examples of each kind of difference a report keeps."""
@@ -78,34 +85,14 @@ class CorpusIssues:
         return lines
 
 
-def _corpus_files(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise FileNotFoundError(f"{path}: no such corpus file or folder")
-    for name in ("corpus.jsonl", "corpus.jsonl.gz"):
-        if (path / name).is_file():
-            return [path / name]
-    files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(CORPUS_SUFFIXES))
-    if not files:
-        raise FileNotFoundError(f"{path}: no .jsonl, .jsonl.gz or .json file in the folder")
-    return files
-
-
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
     opener = gzip.open if path.name.endswith(".gz") else open
     with opener(path, "rb") as f:
         for number, raw in enumerate(f, start=1):
+            if number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a byte order mark, as the core
             if raw.strip():
                 yield number, raw
-
-
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    raise ParityError(f"expected a string, got {type(value).__name__}")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -118,15 +105,35 @@ def _clean(text: str) -> tuple[str, bool]:
     return cleaned, count > 0
 
 
+def _clean_json(value: Any) -> tuple[Any, bool]:
+    """A parsed JSON value with :func:`_clean` applied to every string in it, and whether
+    any had a lone surrogate."""
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, dict):
+        items = [(_clean(k), _clean_json(v)) for k, v in value.items()]
+        return {k: v for (k, _), (v, _) in items}, any(a or b for (_, a), (_, b) in items)
+    if isinstance(value, list):
+        cleaned = [_clean_json(v) for v in value]
+        return [v for v, _ in cleaned], any(bad for _, bad in cleaned)
+    return value, False
+
+
 def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
     """Reads a corpus the way ``rserini index`` does, making it safe for both sides.
+
+    The files and the rule per line are the core's (:func:`rserini.formats.corpus_files`,
+    :func:`rserini.formats.document_fields`), so both sides index what
+    :meth:`rserini.Index.from_jsonl` would; what it would refuse is mended instead (bytes
+    that are not UTF-8, lone surrogates) or skipped (lines without an id), on both sides.
 
     Parameters
     ----------
     path
         A BEIR folder (``corpus.jsonl[.gz]``), a JSONL file (``.jsonl``, ``.jsonl.gz``,
         ``.json``) or a folder of them. Lines are ``{"id", "contents"}`` or BEIR's
-        ``{"_id", "title", "text"}`` (indexed as ``title + " " + text``).
+        ``{"_id", "title", "text"}`` (indexed as ``title + " " + text``); the id may
+        also be ``"docid"``.
 
     Returns
     -------
@@ -137,14 +144,19 @@ def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
     Raises
     ------
     ParityError
-        For a line that is not a JSON object or has no text field.
+        For a line that is not a JSON object, has no text field or a field of the
+        wrong type.
     FileNotFoundError
-        If the path holds no corpus.
+        If the path does not exist.
     """
     issues = CorpusIssues()
     docs: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for file in _corpus_files(Path(path)):
+    try:
+        files = corpus_files(path)
+    except DocumentError as e:
+        raise ParityError(str(e)) from None
+    for file in files:
         for number, raw in _lines(file):
             where = f"{file}:{number}"
             try:
@@ -157,24 +169,20 @@ def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
                 raise ParityError(f"{where}: malformed JSON: {e}") from None
             if not isinstance(obj, dict):
                 raise ParityError(f"{where}: expected a JSON object per line")
-            docid_value = obj.get("id", obj.get("_id"))
-            if isinstance(docid_value, bool) or not isinstance(docid_value, (str, int)):
+            if all(obj.get(key) is None for key in DOCID_FIELDS):
                 issues.missing_docids.append(where)
                 continue
-            docid = str(docid_value)
+            obj, surrogates = _clean_json(obj)
+            if surrogates:  # the core's JSON parser refuses lone surrogates
+                text = json.dumps(obj, ensure_ascii=False)
             try:
-                if "id" in obj:
-                    contents = _text(obj.get("contents"))
-                else:
-                    contents = f"{_text(obj.get('title'))} {_text(obj.get('text'))}"
-            except ParityError as e:
+                docid, contents = document_fields(text)
+            except (DocumentError, TypeError) as e:
                 raise ParityError(f"{where}: {e}") from None
-            contents, surrogates = _clean(contents)
-            docid, id_surrogates = _clean(docid)
             if not docid.strip():
                 issues.missing_docids.append(where)
                 continue
-            if bad_bytes or surrogates or id_surrogates:
+            if bad_bytes or surrogates:
                 issues.invalid_utf8.append(docid)
             if docid in seen:
                 issues.duplicate_docids.append(docid)
@@ -185,14 +193,6 @@ def read_corpus(path: StrPath) -> tuple[list[tuple[str, str]], CorpusIssues]:
     if not docs:
         raise ParityError(f"{path}: no document")
     return docs, issues
-
-
-def _default_file(corpus: Path, *names: str) -> Path | None:
-    if corpus.is_dir():
-        for name in names:
-            if (corpus / name).is_file():
-                return corpus / name
-    return None
 
 
 # --------------------------------------------------------------------------------------
@@ -843,15 +843,16 @@ def compare(
     """
     corpus_path = Path(corpus)
     docs, issues = read_corpus(corpus_path)
+    _, own_queries, own_qrels = beir_files(corpus_path) or (None, None, None)
     if queries is None:
-        queries = _default_file(corpus_path, "queries.jsonl")
+        queries = own_queries
         if queries is None:
             raise ParityError(f"{corpus_path}: no queries.jsonl: give the queries")
     topics = (
         list(read_queries(queries)) if isinstance(queries, (str, os.PathLike)) else list(queries)
     )
     if qrels is None:
-        qrels = _default_file(corpus_path, "qrels/test.tsv")
+        qrels = own_qrels
     judged: Mapping[str, Mapping[str, int]] | None = None
     if qrels is not None:
         if isinstance(qrels, (str, os.PathLike)):

@@ -1,14 +1,13 @@
 //! Reading documents and queries from files.
 //!
-//! Documents: JSON lines in Pyserini's `JsonCollection` shape
-//! (`{"id", "contents"}`) or BEIR's (`{"_id", "title", "text"}`, indexed as
-//! `title + " " + text`, as Pyserini's BEIR "flat" indexes do), in `.jsonl`,
+//! Documents: JSON lines in the shapes [`crate::document`] reads (Pyserini's
+//! `{"id", "contents"}`, BEIR's `{"_id", "title", "text"}`), in `.jsonl`,
 //! `.json` or gzip-compressed `.jsonl.gz` files; a path may be one file or a
 //! folder, searched recursively in sorted order. A folder holding
 //! `corpus.jsonl` or `corpus.jsonl.gz` is a BEIR data set: that file alone is
-//! its corpus (its `queries.jsonl` is not). Links to folders are followed,
-//! each folder and file once. Queries: BEIR `queries.jsonl` (`{"_id",
-//! "text"}`) or `qid<TAB>text` lines.
+//! its corpus (its `queries.jsonl` is not); [`beir_files`] finds its queries
+//! and qrels too. Links to folders are followed, each folder and file once.
+//! Queries: BEIR `queries.jsonl` (`{"_id", "text"}`) or `qid<TAB>text` lines.
 //!
 //! Files are opened through [`safe_fs`] (regular files only, never blocking
 //! on a FIFO); a line longer than [`DEFAULT_MAX_LINE_BYTES`] (or the limit
@@ -24,9 +23,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::document::{Doc, fields_of, id_field};
 use crate::error::{Error, Result};
 use crate::safe_fs;
-use crate::segment::Doc;
 
 /// Lines parsed per parallel batch.
 const LINES_PER_BATCH: usize = 8192;
@@ -37,6 +36,9 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 
 /// The corpus file of a BEIR data set.
 const BEIR_CORPUS: [&str; 2] = ["corpus.jsonl", "corpus.jsonl.gz"];
+
+/// The queries file of a BEIR data set.
+const BEIR_QUERIES: &str = "queries.jsonl";
 
 /// The corpus files under `path`: the file itself, or every `.jsonl`,
 /// `.jsonl.gz` and `.json` file below the folder, sorted (only
@@ -84,6 +86,31 @@ pub fn corpus_files(path: &Path) -> Result<Vec<PathBuf>> {
         )));
     }
     Ok(files)
+}
+
+/// The files of a BEIR data set folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeirFiles {
+    /// `corpus.jsonl` or `corpus.jsonl.gz`: the folder's only corpus file.
+    pub corpus: PathBuf,
+    /// `queries.jsonl`, if the folder holds it.
+    pub queries: Option<PathBuf>,
+    /// `qrels/<split>.tsv`, if the folder holds it.
+    pub qrels: Option<PathBuf>,
+}
+
+/// The files of `dir` if it is a BEIR folder (it holds `corpus.jsonl` or
+/// `corpus.jsonl.gz`), with the qrels of `split`; `None` if it is not.
+pub fn beir_files(dir: &Path, split: &str) -> Result<Option<BeirFiles>> {
+    let Some(corpus) = beir_corpus(dir)? else {
+        return Ok(None);
+    };
+    let file = |path: PathBuf| path.is_file().then_some(path);
+    Ok(Some(BeirFiles {
+        corpus,
+        queries: file(dir.join(BEIR_QUERIES)),
+        qrels: file(dir.join("qrels").join(format!("{split}.tsv"))),
+    }))
 }
 
 /// The corpus file of `dir` if it is a BEIR folder.
@@ -230,118 +257,6 @@ fn parse_json(path: &Path, line: usize, bytes: &[u8]) -> Result<serde_json::Map<
     }
 }
 
-/// Why a JSON object is not a document.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FieldError {
-    /// No `"id"`, `"_id"` or `"docid"` field.
-    NoId(String),
-    /// A required field is missing.
-    Missing(String),
-    /// A field has the wrong JSON type.
-    WrongType(String),
-    /// The text is not JSON this parser reads (for example `NaN`).
-    Json(String),
-}
-
-impl std::fmt::Display for FieldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FieldError::NoId(m)
-            | FieldError::Missing(m)
-            | FieldError::WrongType(m)
-            | FieldError::Json(m) => f.write_str(m),
-        }
-    }
-}
-
-fn wrong_type(key: &str, value: &Value) -> FieldError {
-    let kind = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    FieldError::WrongType(format!("field {key:?} must be a string, got {kind}"))
-}
-
-/// The id field `key` of `map`, parsed from the JSON text `raw`: a string,
-/// or a number kept exactly as written (`1E2`, `-0` and integers past 64
-/// bits would change, or collide, if read as numbers).
-fn id_field(
-    map: &mut serde_json::Map<String, Value>,
-    key: &str,
-    raw: &str,
-) -> Option<Result<String, FieldError>> {
-    map.remove(key).map(|v| match v {
-        Value::String(s) => Ok(s),
-        Value::Number(n) => Ok(number_text(raw, key).unwrap_or_else(|| n.to_string())),
-        other => Err(wrong_type(key, &other)),
-    })
-}
-
-/// The text of the member `key` of the JSON object `raw`, as written.
-fn number_text(raw: &str, key: &str) -> Option<String> {
-    let members: std::collections::HashMap<String, &serde_json::value::RawValue> =
-        serde_json::from_str(raw).ok()?;
-    Some(members.get(key)?.get().trim().to_owned())
-}
-
-fn text_field(map: &mut serde_json::Map<String, Value>, key: &str) -> Result<String, FieldError> {
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(wrong_type(key, &other)),
-    }
-}
-
-/// The docid and indexed text of a JSON document: the id is `"id"`, `"_id"`
-/// or `"docid"` (a string or a number); the text is `"contents"` (Pyserini's
-/// JsonCollection) or else `title + " " + text` (BEIR, a missing field
-/// counting as empty). The one rule for files, Python dicts and the
-/// document store. Takes the fields out of `map`, parsed from the JSON text
-/// `raw` (a numeric id is taken from there as written).
-pub fn fields_of(
-    mut map: serde_json::Map<String, Value>,
-    raw: &str,
-) -> Result<(String, String), FieldError> {
-    let beir = map.contains_key("_id");
-    let id = ["id", "_id", "docid"]
-        .iter()
-        .find_map(|key| id_field(&mut map, key, raw))
-        .ok_or_else(|| {
-            FieldError::NoId(
-                "no document id: expected {\"id\", \"contents\"} (Pyserini JsonCollection) or {\"_id\", \"title\", \"text\"} (BEIR)"
-                    .to_owned(),
-            )
-        })??;
-    if map.contains_key("contents") {
-        return Ok((id, text_field(&mut map, "contents")?));
-    }
-    if !map.contains_key("text") && !map.contains_key("title") {
-        return Err(FieldError::Missing(if beir {
-            "missing field \"text\": a BEIR corpus line is {\"_id\": ..., \"title\": ..., \"text\": ...}".into()
-        } else {
-            "missing field \"contents\": a Pyserini JsonCollection line is {\"id\": ..., \"contents\": ...}".into()
-        }));
-    }
-    let mut title = text_field(&mut map, "title")?;
-    let text = text_field(&mut map, "text")?;
-    title.push(' ');
-    title.push_str(&text);
-    Ok((id, title))
-}
-
-/// [`fields_of`] for a JSON object given as text.
-pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
-    match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Object(map)) => fields_of(map, raw),
-        Ok(_) => Err(FieldError::Json("expected a JSON object".into())),
-        Err(e) => Err(FieldError::Json(format!("malformed JSON: {e}"))),
-    }
-}
-
 /// One document from one JSON line; with `keep_raw`, the line itself too,
 /// which the document store keeps whole.
 fn document_from(path: &Path, line: usize, bytes: &[u8], keep_raw: bool) -> Result<Doc> {
@@ -445,4 +360,47 @@ pub fn read_text(path: &Path) -> Result<String> {
             e.utf8_error().valid_up_to()
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "{}\n").unwrap();
+    }
+
+    #[test]
+    fn a_beir_folder_is_its_corpus_file_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let beir = dir.path().join("beir");
+        touch(&beir.join("corpus.jsonl"));
+        touch(&beir.join("queries.jsonl"));
+        touch(&beir.join("qrels/test.tsv"));
+        touch(&dir.path().join("other/a.jsonl.gz"));
+        touch(&dir.path().join("other/notes.txt"));
+        assert_eq!(corpus_files(&beir).unwrap(), [beir.join("corpus.jsonl")]);
+        // Below a plain folder, a BEIR folder still gives its corpus alone.
+        assert_eq!(
+            corpus_files(dir.path()).unwrap(),
+            [
+                beir.join("corpus.jsonl"),
+                dir.path().join("other/a.jsonl.gz")
+            ]
+        );
+        assert_eq!(
+            beir_files(&beir, "test").unwrap(),
+            Some(BeirFiles {
+                corpus: beir.join("corpus.jsonl"),
+                queries: Some(beir.join("queries.jsonl")),
+                qrels: Some(beir.join("qrels/test.tsv")),
+            })
+        );
+        let dev = beir_files(&beir, "dev").unwrap().unwrap();
+        assert_eq!(dev.qrels, None);
+        assert_eq!(beir_files(&dir.path().join("other"), "test").unwrap(), None);
+        touch(&beir.join("corpus.jsonl.gz"));
+        assert!(beir_files(&beir, "test").is_err());
+    }
 }

@@ -1,6 +1,6 @@
 //! The document store: each document's original JSON object when it came as
 //! JSON (its indexed text is derived from it again on reading, by
-//! [`crate::corpus::fields_of`]), or else its indexed text; compressed with
+//! [`crate::document::fields_of`]), or else its indexed text; compressed with
 //! zstd in blocks of about [`BLOCK_BYTES`], so fetching one document
 //! decompresses one small block.
 //!
@@ -252,7 +252,7 @@ impl DocStore {
         let (contents, raw, derived) = match record(&mut pos)? {
             (KIND_TEXT, text, _) => (text.to_owned(), None, false),
             (KIND_JSON, json, _) => (
-                crate::corpus::document_fields(json).ok()?.1,
+                crate::document::document_fields(json).ok()?.1,
                 Some(json.to_owned()),
                 true,
             ),

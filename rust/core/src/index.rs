@@ -18,9 +18,10 @@ use std::sync::{Arc, OnceLock};
 
 use crate::analysis::{Analyzer, AnalyzerConfig};
 use crate::docstore::{DocStoreWriter, StoredDoc};
+use crate::document::Doc;
 use crate::error::{Error, Result};
 use crate::scoring::{CollectionStats, LengthMode};
-use crate::segment::{Deletions, Doc, SegmentBuilder, SegmentData, SortedRun};
+use crate::segment::{Deletions, SegmentBuilder, SegmentData, SortedRun};
 
 /// Documents per batch when building from an in-memory list.
 const BUILD_BATCH: usize = 50_000;

@@ -25,6 +25,7 @@ pub mod chunk;
 pub mod corpus;
 pub mod data;
 pub mod docstore;
+pub mod document;
 pub mod error;
 pub mod feature_vector;
 pub mod fieldnorm;

@@ -15,9 +15,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use crate::document::Doc;
 use crate::error::{Error, Result};
 use crate::generated::GeneratedRules;
-use crate::segment::Doc;
 
 /// Folder name of the per-project index cache.
 pub const CACHE_DIR: &str = ".rserini";

@@ -3,8 +3,8 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rserini_core::segment::Doc;
-use rserini_core::{Error, corpus};
+use rserini_core::document::Doc;
+use rserini_core::{Error, document};
 
 use crate::errors::CoreError;
 
@@ -35,10 +35,10 @@ pub fn extract_doc(
             }
         }
         let raw: String = dumps.call1((dict,))?.extract()?;
-        let (docid, contents, derived) = match corpus::document_fields(&raw) {
+        let (docid, contents, derived) = match document::document_fields(&raw) {
             Ok((docid, contents)) => (docid, contents, true),
             // JSON only Python reads (NaN, Infinity): apply the same rule here.
-            Err(corpus::FieldError::Json(_)) => {
+            Err(document::FieldError::Json(_)) => {
                 let (docid, contents) = fields_in_python(dict, position)?;
                 (docid, contents, false)
             }
@@ -74,14 +74,14 @@ pub fn extract_doc(
 }
 
 /// The error for a dict that is not a document.
-fn field_error(dict: &Bound<'_, PyDict>, position: usize, e: corpus::FieldError) -> PyErr {
+fn field_error(dict: &Bound<'_, PyDict>, position: usize, e: document::FieldError) -> PyErr {
     match e {
-        corpus::FieldError::NoId(_) => CoreError(Error::Document(format!(
+        document::FieldError::NoId(_) => CoreError(Error::Document(format!(
             "document #{position} has no id: give {{\"id\", \"contents\"}}, {{\"_id\", \"title\", \"text\"}} or a (docid, text) pair"
         )))
         .into(),
-        corpus::FieldError::Missing(_) => {
-            let id = ["id", "_id", "docid"]
+        document::FieldError::Missing(_) => {
+            let id = document::ID_FIELDS
                 .iter()
                 .find_map(|k| dict.get_item(k).ok().flatten())
                 .and_then(|v| v.str().ok())
@@ -92,12 +92,12 @@ fn field_error(dict: &Bound<'_, PyDict>, position: usize, e: corpus::FieldError)
             )))
             .into()
         }
-        corpus::FieldError::WrongType(_) => PyTypeError::new_err(format!("document #{position}: {e}")),
-        corpus::FieldError::Json(_) => CoreError(Error::Document(format!("document #{position}: {e}"))).into(),
+        document::FieldError::WrongType(_) => PyTypeError::new_err(format!("document #{position}: {e}")),
+        document::FieldError::Json(_) => CoreError(Error::Document(format!("document #{position}: {e}"))).into(),
     }
 }
 
-/// `corpus::fields_of`'s rule, read from a dict whose field types are checked.
+/// `document::fields_of`'s rule, read from a dict whose field types are checked.
 fn fields_in_python(dict: &Bound<'_, PyDict>, position: usize) -> PyResult<(String, String)> {
     let text = |key: &str| -> PyResult<Option<String>> {
         match dict.get_item(key)? {
@@ -111,7 +111,7 @@ fn fields_in_python(dict: &Bound<'_, PyDict>, position: usize) -> PyResult<(Stri
             return Err(field_error(
                 dict,
                 position,
-                corpus::FieldError::NoId(String::new()),
+                document::FieldError::NoId(String::new()),
             ));
         }
     };
@@ -122,7 +122,7 @@ fn fields_in_python(dict: &Bound<'_, PyDict>, position: usize) -> PyResult<(Stri
         return Err(field_error(
             dict,
             position,
-            corpus::FieldError::Missing(String::new()),
+            document::FieldError::Missing(String::new()),
         ));
     }
     let (title, body) = (

@@ -19,13 +19,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
-use rserini_core::index::{Duplicates, Index, IndexBuilder};
+use rserini_core::document::Doc;
+use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats};
 use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
-use rserini_core::segment::Doc;
 use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};
@@ -756,10 +756,11 @@ impl PyIndex {
 
     /// Counts (live documents, terms, postings, total terms, avgdl, segments,
     /// deleted documents), sizes (postings and store bytes) and the analyzer.
-    /// ``avgdl`` is the mean length over all documents (0 for an empty index);
-    /// ``avgdl_lucene`` and ``avgdl_exact`` are the means BM25 scores with under
-    /// ``length="lucene"`` (documents with at least one indexed term, as Lucene)
-    /// and ``length="exact"`` (every document).
+    /// ``avgdl_lucene`` and ``avgdl_exact`` are the mean lengths BM25 scores with
+    /// under ``length="lucene"`` (the default: documents with at least one indexed
+    /// term, as Lucene's ``docCount``) and ``length="exact"`` (every document); they
+    /// differ when some document has no indexed term. ``avgdl`` is the mean over
+    /// every live document, ``avgdl_exact``'s value (but 0 for an empty index).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let index = self.snapshot();
         let s = index.stats();
@@ -769,12 +770,7 @@ impl PyIndex {
         d.set_item("num_terms", s.num_terms)?;
         d.set_item("num_postings", s.num_postings)?;
         d.set_item("total_terms", s.total_terms)?;
-        let avgdl = if s.num_docs == 0 {
-            0.0
-        } else {
-            s.total_terms as f64 / s.num_docs as f64
-        };
-        d.set_item("avgdl", avgdl)?;
+        d.set_item("avgdl", mean_length(&s))?;
         // The mean lengths the scorers use: Lucene's counts only documents
         // with at least one indexed term.
         for (name, mode) in [
@@ -788,6 +784,67 @@ impl PyIndex {
         d.set_item("num_segments", s.num_segments)?;
         d.set_item("num_deleted", s.num_deleted)?;
         d.set_item("analyzer", config_dict(py, index.analyzer().config())?)?;
+        Ok(d)
+    }
+
+    /// What ``rserini info`` prints: ``path``, ``format_version``, ``written_by``,
+    /// ``generation``, ``bytes`` (of every file) and ``segments`` (``name``,
+    /// ``documents``, ``deleted``) from the folder's ``meta.json``, with ``analyzer``,
+    /// ``documents``, ``deleted``, ``terms``, ``postings``, ``avgdl`` (the mean length
+    /// over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``.
+    /// If another writer has committed since this snapshot, the folder's latest
+    /// generation is described, as :meth:`load` would give it now.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     If the index was never saved (it has no folder to describe).
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let snapshot = self.snapshot();
+        let Some(dir) = snapshot.dir().map(PathBuf::from) else {
+            return Err(PyValueError::new_err(
+                "this index was never saved: info() describes an index folder",
+            ));
+        };
+        let (meta, latest) = detached(py, None, || {
+            let meta = store::read_meta(&dir)?;
+            let latest = match meta.generation == snapshot.generation() {
+                true => None,
+                false => Some(store::load(&dir, true)?),
+            };
+            Ok((meta, latest))
+        })?;
+        let index = latest.as_ref().unwrap_or(&snapshot);
+        let s = index.stats();
+        let d = PyDict::new(py);
+        d.set_item("path", &dir)?;
+        d.set_item("format_version", meta.format_version)?;
+        d.set_item("written_by", format!("rserini {}", meta.rserini_version))?;
+        d.set_item("generation", meta.generation)?;
+        d.set_item("analyzer", config_dict(py, index.analyzer().config())?)?;
+        d.set_item("documents", s.num_docs)?;
+        d.set_item("deleted", s.num_deleted)?;
+        d.set_item("terms", s.num_terms)?;
+        d.set_item("postings", s.num_postings)?;
+        d.set_item("avgdl", mean_length(&s))?;
+        let bytes: u64 = meta
+            .segments
+            .iter()
+            .flat_map(|g| &g.files)
+            .map(|f| f.bytes)
+            .sum();
+        d.set_item("bytes", bytes)?;
+        d.set_item("postings_bytes", s.postings_bytes)?;
+        d.set_item("store_bytes", s.store_bytes)?;
+        let segments = PyList::empty(py);
+        for g in &meta.segments {
+            let seg = PyDict::new(py);
+            seg.set_item("name", &g.name)?;
+            seg.set_item("documents", g.num_docs)?;
+            seg.set_item("deleted", g.num_deleted)?;
+            segments.append(seg)?;
+        }
+        d.set_item("segments", segments)?;
         Ok(d)
     }
 
@@ -1283,6 +1340,18 @@ impl PyIndex {
     }
 }
 
+/// The mean length over every live document, 0 for an empty index: what
+/// `stats()` and `info()` report as `avgdl` (the exact-length mean, which
+/// `avgdl_exact` gives as 1 for an empty index so that scoring never divides
+/// by zero).
+fn mean_length(s: &IndexStats) -> f64 {
+    if s.num_docs == 0 {
+        0.0
+    } else {
+        s.total_terms as f64 / s.num_docs as f64
+    }
+}
+
 impl PyIndex {
     /// The `k` best documents for `query` in the current snapshot, found
     /// without the GIL.
@@ -1412,23 +1481,8 @@ pub fn _index_from_files(
     Ok(PyIndex::new(index, source))
 }
 
-/// Fingerprint of the files under ``root`` as :meth:`Index.from_source_tree` sees them.
-#[pyfunction]
-#[pyo3(signature = (root, max_file_bytes = 1_048_576))]
-pub fn source_fingerprint(py: Python<'_>, root: PathBuf, max_file_bytes: u64) -> PyResult<String> {
-    detached(py, None, || {
-        walk::list_files(&root, max_file_bytes).map(|f| walk::fingerprint(&f))
-    })
-}
-
 /// Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file.
 #[pyfunction]
 pub fn read_queries(py: Python<'_>, path: PathBuf) -> PyResult<Vec<(String, String)>> {
     detached(py, None, || corpus::read_queries(&path))
-}
-
-/// The ``source`` recorded in a saved index.
-#[pyfunction]
-pub fn saved_index_source(path: PathBuf) -> PyResult<Option<String>> {
-    Ok(store::read_meta(&path).map_err(CoreError)?.source)
 }

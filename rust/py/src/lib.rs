@@ -5,6 +5,7 @@
 mod analyzer;
 mod args;
 mod convert;
+mod corpus;
 mod errors;
 mod fusion;
 mod index;
@@ -24,11 +25,11 @@ mod _core {
     #[pymodule_export]
     use crate::args::_check_bm25;
     #[pymodule_export]
+    use crate::corpus::{beir_files, corpus_files, document_fields, read_documents};
+    #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
-    use crate::index::{
-        _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
-    };
+    use crate::index::{_index_from_files, PyIndex, read_queries};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
@@ -47,6 +48,10 @@ mod _core {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("INDEX_FORMAT_VERSION", rserini_core::store::FORMAT_VERSION)?;
         m.add("ANALYZER_PRESETS", rserini_core::analysis::PRESETS.to_vec())?;
+        m.add(
+            "DOCID_FIELDS",
+            pyo3::types::PyTuple::new(m.py(), rserini_core::document::ID_FIELDS)?,
+        )?;
         Ok(())
     }
 }

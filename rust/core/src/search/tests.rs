@@ -4,10 +4,10 @@
 use proptest::prelude::*;
 
 use crate::analysis::AnalyzerConfig;
+use crate::document::Doc;
 use crate::index::Index;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use crate::search::{Algorithm, Model, search_with};
-use crate::segment::Doc;
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.

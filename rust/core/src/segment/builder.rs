@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::Doc;
 use super::interner::{Interner, piece, span, term_hash};
 use super::pool::{PoolList, PostingPool};
 use super::reader::SegmentData;
@@ -14,6 +13,7 @@ use super::serializer::{ListBatch, PostingsWriter, open_store};
 use super::sorted_run::SortedRun;
 use crate::analysis::Analyzer;
 use crate::docstore::DocStoreWriter;
+use crate::document::Doc;
 use crate::error::{Error, Result};
 
 /// Documents per parallel analysis task.

@@ -34,29 +34,3 @@ pub(crate) use interner::{Interner, term_hash};
 pub use reader::{SegmentData, TermOrd};
 pub(crate) use serializer::{ListBatch, PostingsWriter, assemble, open_store};
 pub(crate) use sorted_run::SortedRun;
-
-/// One document to index.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Doc {
-    /// External id, unique in the index.
-    pub docid: String,
-    /// The text that is analyzed and indexed.
-    pub contents: String,
-    /// The original JSON object, when the document came as JSON.
-    pub raw: Option<String>,
-    /// Whether [`crate::corpus::document_fields`] of `raw` gives `contents`,
-    /// so that the document store need not keep the text twice.
-    pub derived: bool,
-}
-
-impl Doc {
-    /// A document without original JSON.
-    pub fn new(docid: impl Into<String>, contents: impl Into<String>) -> Self {
-        Doc {
-            docid: docid.into(),
-            contents: contents.into(),
-            raw: None,
-            derived: false,
-        }
-    }
-}
