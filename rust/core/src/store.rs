@@ -41,7 +41,7 @@ use crate::bits;
 use crate::data::Data;
 use crate::docstore::DocStore;
 use crate::error::{Error, Result};
-use crate::index::{Index, Segment};
+use crate::index::{Index, LiveSegment};
 use crate::legacy;
 use crate::postings::{self, TermTable};
 use crate::safe_fs;
@@ -507,7 +507,7 @@ pub fn save_locked(
                 del.to_bytes(),
             )?),
         };
-        persisted.push(Segment::with_deletions(
+        persisted.push(LiveSegment::with_deletions(
             segment.data.clone(),
             segment.deletions.clone(),
             Some(name.clone()),
@@ -665,7 +665,7 @@ fn open_segment(
     version: u32,
     mmap: bool,
     check_crc: bool,
-) -> Result<Segment> {
+) -> Result<LiveSegment> {
     let n = usize::try_from(meta.num_docs)
         .map_err(|_| Error::corrupted(dir.join(META_FILE), "num_docs too large"))?;
     let file = |kind: &str| -> Result<Option<(PathBuf, Data)>> {
@@ -797,7 +797,7 @@ fn open_segment(
         postings: postings_data,
         store,
     };
-    Ok(Segment::with_deletions(
+    Ok(LiveSegment::with_deletions(
         Arc::new(data),
         deletions,
         Some(meta.name.clone()),
