@@ -29,6 +29,13 @@ impl Duplicates {
             ))),
         }
     }
+    /// The policy's name, as [`Duplicates::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Duplicates::Error => "error",
+            Duplicates::Keep => "keep",
+        }
+    }
 }
 
 /// The docids added to an [`IndexBuilder`], by a 64-bit hash and the

@@ -24,6 +24,7 @@ mod merge_policy;
 mod merger;
 #[cfg(test)]
 mod tests;
+mod writer;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -43,6 +44,7 @@ pub use live_segment::LiveSegment;
 pub use live_segment::LiveSegment as Segment;
 pub use merge_policy::{MAX_DELETED_SHARE, MAX_SEGMENTS};
 use merger::term_union;
+pub use writer::IndexWriter;
 
 /// Documents per batch when building from an in-memory list.
 const BUILD_BATCH: usize = 50_000;
