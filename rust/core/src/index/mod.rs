@@ -13,8 +13,9 @@
 //!
 //! Files: `builder.rs` streams documents into a new index, `duplicates.rs`
 //! keeps docids unique, `changes.rs` applies deletions and additions,
-//! `merge_policy.rs` chooses the segments to merge and `merger.rs` merges
-//! them.
+//! `merge_policy.rs` chooses the segments to merge, `merger.rs` merges
+//! them, and `writer.rs` ([`IndexWriter`]) runs a transaction of changes
+//! beside other writers.
 
 mod builder;
 mod changes;
