@@ -299,10 +299,9 @@ impl PyIndex {
     fn write<T: Send>(
         &self,
         py: Python<'_>,
-        threads: Option<usize>,
         f: impl FnOnce(&mut IndexWriter) -> Result<T, Error> + Send,
     ) -> PyResult<T> {
-        detached(py, threads, || {
+        detached(py, None, || {
             let mut slot = self.writer.lock().expect("not poisoned");
             if slot.is_none() {
                 let writer = IndexWriter::new(self.snapshot())?
@@ -597,7 +596,7 @@ impl PyIndex {
         for (position, item) in docs.try_iter()?.enumerate() {
             new.push(extract_doc(&item?, position, &dumps)?);
         }
-        self.write(py, None, |writer| writer.add(new, duplicates))
+        self.write(py, |writer| writer.add(new, duplicates))
     }
 
     /// Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
@@ -620,7 +619,7 @@ impl PyIndex {
             })
         })?;
         let count = docs.len();
-        self.write(py, None, |writer| writer.add(docs, duplicates))?;
+        self.write(py, |writer| writer.add(docs, duplicates))?;
         Ok(count)
     }
 
@@ -637,7 +636,7 @@ impl PyIndex {
         } else {
             docids.extract()?
         };
-        self.write(py, None, |writer| writer.delete(docids))
+        self.write(py, |writer| writer.delete(docids))
     }
 
     /// Applies the queued changes (deletions, then additions as a new segment,
@@ -672,7 +671,7 @@ impl PyIndex {
 
     /// Merges all segments into one, dropping deleted documents.
     fn optimize(&self, py: Python<'_>) -> PyResult<()> {
-        self.write(py, None, |writer| writer.optimize().map(drop))
+        self.write(py, |writer| writer.optimize().map(drop))
     }
 
     /// Checks every file of the saved index, including the checksums of large
