@@ -32,7 +32,6 @@ pub mod fieldnorm;
 pub mod fusion;
 pub mod generated;
 pub mod index;
-mod legacy;
 pub mod lexical;
 pub mod lexical_store;
 pub mod postings;

@@ -3,9 +3,11 @@
 //! Python inputs are copied into owned Rust values first; all indexing and
 //! searching then runs with the GIL released (`py.detach`), on the pools of
 //! [`crate::threads`] (never rayon's global pool, which breaks after `fork()`).
-//! The Python object holds the current snapshot of the index; `add` and
-//! `delete` collect changes that `commit` turns into the next snapshot (and
-//! saves, when the index lives in a folder).
+//! The Python object holds the current snapshot of the index and, while
+//! changes are queued, the core's [`IndexWriter`]: `add` and `delete` queue
+//! changes that `commit` turns into the next snapshot (and saves, when the
+//! index lives in a folder). The writer's mutex is only ever taken with the
+//! GIL released, since a commit holds it for long.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,7 +22,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
-use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats};
+use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats, IndexWriter};
 use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
@@ -254,16 +256,6 @@ fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
     bar
 }
 
-/// Changes collected by `add` and `delete` until `commit`.
-#[derive(Default)]
-struct Pending {
-    adds: Vec<Doc>,
-    /// The policy the queued additions were given (one per commit).
-    duplicates: Duplicates,
-    deletes: Vec<String>,
-    lock: Option<store::WriteLock>,
-}
-
 /// An immutable inverted index, safe to share between threads.
 ///
 /// Build it with :meth:`build`, :meth:`from_jsonl` or :meth:`from_source_tree`,
@@ -272,8 +264,10 @@ struct Pending {
 #[pyclass(name = "Index", module = "rserini._core", frozen)]
 pub struct PyIndex {
     current: RwLock<Arc<Index>>,
-    pending: Mutex<Pending>,
+    /// The open transaction: queued changes, and the folder's lock.
+    writer: Mutex<Option<IndexWriter>>,
     source: Option<String>,
+    /// Whether documents added later are stored.
     store: bool,
     docids: DocidStrings,
 }
@@ -283,7 +277,7 @@ impl PyIndex {
         let store = index.has_store();
         PyIndex {
             current: RwLock::new(Arc::new(index)),
-            pending: Mutex::new(Pending::default()),
+            writer: Mutex::new(None),
             source,
             store,
             docids: DocidStrings::default(),
@@ -295,8 +289,41 @@ impl PyIndex {
         self.current.read().expect("not poisoned").clone()
     }
 
-    fn replace(&self, index: Index) {
-        *self.current.write().expect("not poisoned") = Arc::new(index);
+    fn replace(&self, index: Arc<Index>) {
+        *self.current.write().expect("not poisoned") = index;
+    }
+
+    /// Runs `f` on the writer without the GIL, first opening one on the
+    /// current snapshot if there is none (which takes the folder's lock when
+    /// the index lives in a folder, and moves to the latest saved state).
+    fn write<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut IndexWriter) -> Result<T, Error> + Send,
+    ) -> PyResult<T> {
+        detached(py, None, || {
+            let mut slot = self.writer.lock().expect("not poisoned");
+            if slot.is_none() {
+                let writer = IndexWriter::new(self.snapshot())?
+                    .with_store(self.store)
+                    .with_source(self.source.clone());
+                *slot = Some(writer);
+            }
+            let result = f(slot.as_mut().expect("opened above"));
+            self.settle(&mut slot);
+            result
+        })
+    }
+
+    /// After a writer call: the snapshot follows the writer's base, and a
+    /// writer left with neither changes nor the lock is closed.
+    fn settle(&self, slot: &mut Option<IndexWriter>) {
+        if let Some(writer) = slot {
+            self.replace(Arc::clone(writer.base()));
+            if !writer.has_changes() && !writer.is_locked() {
+                *slot = None;
+            }
+        }
     }
 }
 
@@ -534,18 +561,16 @@ impl PyIndex {
     /// IndexLockedError
     ///     If another writer holds the folder.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        if self.pending.lock().expect("not poisoned").lock.is_some() {
-            return Err(CoreError(Error::Query(
-                "this index has queued changes for its folder: commit() or rollback() them before save()"
-                    .into(),
-            ))
-            .into());
-        }
-        let index = self.snapshot();
-        let source = self.source.clone();
-        let saved = detached(py, None, || store::save(&index, &path, source))?;
-        self.replace(saved);
-        Ok(())
+        detached(py, None, || {
+            let mut slot = self.writer.lock().expect("not poisoned");
+            let saved = match slot.as_mut() {
+                // Queued changes move with the index to its new folder.
+                Some(writer) => writer.save(&path)?,
+                None => Arc::new(store::save(&self.snapshot(), &path, self.source.clone())?),
+            };
+            self.replace(saved);
+            Ok(())
+        })
     }
 
     /// Queues documents to add at the next :meth:`commit` (takes the folder's
@@ -571,7 +596,7 @@ impl PyIndex {
         for (position, item) in docs.try_iter()?.enumerate() {
             new.push(extract_doc(&item?, position, &dumps)?);
         }
-        self.queue(new, duplicates)
+        self.write(py, |writer| writer.add(new, duplicates))
     }
 
     /// Queues the documents of JSONL files (read as by :meth:`from_jsonl`);
@@ -594,7 +619,7 @@ impl PyIndex {
             })
         })?;
         let count = docs.len();
-        self.queue(docs, duplicates)?;
+        self.write(py, |writer| writer.add(docs, duplicates))?;
         Ok(count)
     }
 
@@ -605,38 +630,13 @@ impl PyIndex {
     /// ------
     /// UnknownDocidError
     ///     For a docid that is neither in the index nor queued.
-    fn delete(&self, docids: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn delete(&self, py: Python<'_>, docids: &Bound<'_, PyAny>) -> PyResult<()> {
         let docids: Vec<String> = if let Ok(one) = docids.cast::<PyString>() {
             vec![one.to_str()?.to_owned()]
         } else {
             docids.extract()?
         };
-        let mut pending = self.pending.lock().expect("not poisoned");
-        self.take_lock(&mut pending)?;
-        let index = self.snapshot();
-        for docid in &docids {
-            let queued = pending.adds.iter().any(|d| &d.docid == docid);
-            if !queued {
-                index.doc(docid).map_err(CoreError)?;
-            }
-        }
-        for docid in docids {
-            if pending.duplicates == Duplicates::Keep {
-                // Lucene's delete-by-term: every copy, queued or indexed.
-                pending.adds.retain(|d| d.docid != docid);
-                if index.doc(&docid).is_ok() {
-                    pending.deletes.push(docid);
-                }
-                continue;
-            }
-            match pending.adds.iter().position(|d| d.docid == docid) {
-                Some(at) => {
-                    pending.adds.remove(at);
-                }
-                None => pending.deletes.push(docid),
-            }
-        }
-        Ok(())
+        self.write(py, |writer| writer.delete(docids))
     }
 
     /// Applies the queued changes (deletions, then additions as a new segment,
@@ -645,72 +645,33 @@ impl PyIndex {
     /// commit discards the queued changes.
     #[pyo3(signature = (*, threads = None))]
     fn commit(&self, py: Python<'_>, threads: Option<Threads>) -> PyResult<()> {
-        let mut pending = self.pending.lock().expect("not poisoned");
-        if !pending.adds.is_empty() || !pending.deletes.is_empty() {
-            // Changes queued before the index was saved need the lock now.
-            self.take_lock(&mut pending)?;
-        }
-        let index = self.snapshot();
-        let adds = std::mem::take(&mut pending.adds);
-        let deletes = std::mem::take(&mut pending.deletes);
-        let duplicates = std::mem::take(&mut pending.duplicates);
-        let source = self.source.clone();
-        let store = self.store;
-        let lock = pending.lock.as_ref();
-        let result = detached(py, threads.map(|t| t.0), || {
-            let latest = store::latest(&index, true)?;
-            let base = latest.as_ref().unwrap_or(&index);
-            if adds.is_empty() && deletes.is_empty() {
-                return Ok(latest);
-            }
-            // Documents another writer deleted meanwhile need no deleting.
-            let deletes: Vec<String> = deletes
-                .into_iter()
-                .filter(|d| base.doc(d).is_ok())
-                .collect();
-            let next = base.with_changes_as(adds, &deletes, store, duplicates)?;
-            match (base.dir(), lock) {
-                (Some(dir), Some(lock)) => store::save_locked(&next, dir, source, lock).map(Some),
-                _ => Ok(Some(next)),
-            }
-        });
-        pending.lock = None;
-        if let Some(next) = result? {
+        detached(py, threads.map(|t| t.0), || {
+            let mut slot = self.writer.lock().expect("not poisoned");
+            let next = match slot.as_mut() {
+                Some(writer) => {
+                    let next = writer.commit();
+                    self.settle(&mut slot);
+                    next?
+                }
+                // Nothing queued: move to the latest saved state, if newer.
+                None => match store::latest(&self.snapshot(), true)? {
+                    Some(latest) => Arc::new(latest),
+                    None => return Ok(()),
+                },
+            };
             self.replace(next);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Discards the queued changes and releases the writer lock.
-    fn rollback(&self) {
-        let mut pending = self.pending.lock().expect("not poisoned");
-        *pending = Pending::default();
+    fn rollback(&self, py: Python<'_>) {
+        py.detach(|| *self.writer.lock().expect("not poisoned") = None);
     }
 
     /// Merges all segments into one, dropping deleted documents.
     fn optimize(&self, py: Python<'_>) -> PyResult<()> {
-        let mut pending = self.pending.lock().expect("not poisoned");
-        self.take_lock(&mut pending)?;
-        let index = self.snapshot();
-        let source = self.source.clone();
-        let lock = pending.lock.as_ref();
-        let result = py.detach(|| {
-            with_threads(None, || -> Result<Index, Error> {
-                let latest = store::latest(&index, true)?;
-                let base = latest.as_ref().unwrap_or(&index);
-                let merged = base.merged()?;
-                match (base.dir(), lock) {
-                    (Some(dir), Some(lock)) => store::save_locked(&merged, dir, source, lock),
-                    _ => Ok(merged),
-                }
-            })
-            .and_then(|merged| merged)
-        });
-        if pending.adds.is_empty() && pending.deletes.is_empty() {
-            pending.lock = None;
-        }
-        self.replace(result.map_err(CoreError)?);
-        Ok(())
+        self.write(py, |writer| writer.optimize().map(drop))
     }
 
     /// Checks every file of the saved index, including the checksums of large
@@ -738,9 +699,11 @@ impl PyIndex {
 
     /// Whether changes are waiting for :meth:`commit`.
     #[getter]
-    fn has_pending_changes(&self) -> bool {
-        let pending = self.pending.lock().expect("not poisoned");
-        !pending.adds.is_empty() || !pending.deletes.is_empty()
+    fn has_pending_changes(&self, py: Python<'_>) -> bool {
+        py.detach(|| {
+            let slot = self.writer.lock().expect("not poisoned");
+            slot.as_ref().is_some_and(IndexWriter::has_changes)
+        })
     }
 
     /// The analyzer of documents and queries.
@@ -1369,53 +1332,6 @@ impl PyIndex {
         let index = self.snapshot();
         let docs = py.detach(|| search::search_with(&index, &query, k, model, algorithm));
         Ok((index, docs))
-    }
-
-    /// Queues documents to add at the next `commit`, taking the writer lock.
-    fn queue(&self, docs: Vec<Doc>, duplicates: Duplicates) -> PyResult<()> {
-        let mut pending = self.pending.lock().expect("not poisoned");
-        if !pending.adds.is_empty() && pending.duplicates != duplicates {
-            return Err(CoreError(Error::Query(format!(
-                "the queued documents were added with duplicates={:?}: commit() them before adding with duplicates={:?}",
-                policy_name(pending.duplicates),
-                policy_name(duplicates)
-            )))
-            .into());
-        }
-        self.take_lock(&mut pending)?;
-        pending.adds.extend(docs);
-        pending.duplicates = duplicates;
-        Ok(())
-    }
-
-    /// Takes the folder's writer lock for the pending changes, if the index
-    /// lives in a folder and the lock is not held yet (a lock inherited
-    /// through `fork()` is refused, not used).
-    /// Once locked, the index moves to the latest saved state, since
-    /// another writer may have committed after this object was loaded.
-    fn take_lock(&self, pending: &mut Pending) -> PyResult<()> {
-        if let Some(lock) = &pending.lock {
-            lock.check().map_err(CoreError)?;
-        }
-        let index = self.snapshot();
-        if pending.lock.is_none()
-            && let Some(dir) = index.dir()
-        {
-            let lock = store::lock(dir).map_err(CoreError)?;
-            if let Some(latest) = store::latest(&index, true).map_err(CoreError)? {
-                self.replace(latest);
-            }
-            pending.lock = Some(lock);
-        }
-        Ok(())
-    }
-}
-
-/// The Python name of a duplicates policy.
-fn policy_name(duplicates: Duplicates) -> &'static str {
-    match duplicates {
-        Duplicates::Error => "error",
-        Duplicates::Keep => "keep",
     }
 }
 

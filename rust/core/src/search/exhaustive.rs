@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use super::query::{QueryTerm, ScoredDoc};
 use super::topk::TopK;
 use super::weight::{PostingScorer, Weight};
-use crate::index::Segment;
+use crate::index::LiveSegment;
 use crate::postings::{BLOCK_LEN, BlockDecoder};
 use crate::scoring::lucene_score;
 
@@ -67,7 +67,7 @@ thread_local! {
 /// posting of the terms of `query`.
 pub(super) fn top_k(
     s: usize,
-    segment: &Segment,
+    segment: &LiveSegment,
     query: &Weight<'_>,
     postings: u64,
     k: usize,
@@ -141,7 +141,7 @@ pub(super) fn top_k(
 /// range term by term in query order (so every document's sum still runs
 /// in query order) and selected from while it is still in the cache.
 fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
-    segment: &Segment,
+    segment: &LiveSegment,
     terms: &[QueryTerm],
     weights: &[f64],
     acc: &mut Accumulator,
@@ -259,7 +259,13 @@ struct TermState<'a, S> {
 /// Offers `top` the scored documents of the range of `len` documents from
 /// `first`, looking docid ranks up only for the scores that can still
 /// enter the top k, and clears the slots it reads.
-fn select_range(segment: &Segment, acc: &mut Accumulator, first: u32, len: usize, top: &mut TopK) {
+fn select_range(
+    segment: &LiveSegment,
+    acc: &mut Accumulator,
+    first: u32,
+    len: usize,
+    top: &mut TopK,
+) {
     let data = segment.data();
     let offer = |top: &mut TopK, doc: u32, score: f64| {
         let score = score as f32;

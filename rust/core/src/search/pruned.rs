@@ -19,7 +19,7 @@ use super::cursor::{Cursor, END};
 use super::query::{QueryTerm, ScoredDoc};
 use super::topk::TopK;
 use crate::fieldnorm;
-use crate::index::Segment;
+use crate::index::LiveSegment;
 use crate::scoring::{Bm25Scorer, lucene_score};
 
 /// Lists at least this long get a per-norm table of tf = 1 scores (256
@@ -51,7 +51,7 @@ struct TermCursor<'a> {
 
 /// A segment, a scorer and the per-document scratch both algorithms share.
 struct Scoring<'s> {
-    segment: &'s Segment,
+    segment: &'s LiveSegment,
     scorer: &'s Bm25Scorer,
     /// Lucene's norm cache when the scorer is Lucene's own BM25: one table
     /// lookup per posting, in the one-byte norms only.
@@ -155,7 +155,7 @@ pub enum Pruning {
 /// The `k` best documents of `segment` for BM25 term weights `weights` (all
 /// finite and ≥ 0), best first under the tie rule, by `pruning`.
 pub(crate) fn top_k(
-    segment: &Segment,
+    segment: &LiveSegment,
     terms: &[QueryTerm],
     weights: &[f32],
     scorer: &Bm25Scorer,

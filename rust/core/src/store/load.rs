@@ -1,0 +1,74 @@
+//! Loading a saved index, checked; the latest saved state; verification.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::META_FILE;
+use super::meta::{IndexMeta, read_meta};
+use super::segment_files::open_segment;
+use crate::analysis::Analyzer;
+use crate::error::{Error, Result};
+use crate::index::Index;
+
+/// Loads the index saved in `dir`; `mmap` maps the large files instead of
+/// reading them.
+pub fn load(dir: &Path, mmap: bool) -> Result<Index> {
+    // A writer may delete old files between our reading meta.json and
+    // opening them: read the newer meta.json and try again.
+    let mut attempts = 0;
+    loop {
+        let meta = read_meta(dir)?;
+        match open(dir, &meta, mmap, false) {
+            Err(Error::Corrupted { .. })
+                if attempts < 3
+                    && read_meta(dir).is_ok_and(|m| m.generation != meta.generation) =>
+            {
+                attempts += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Index> {
+    let analyzer = Analyzer::new(meta.analyzer.clone()).map_err(|e| {
+        Error::corrupted(
+            dir.join(META_FILE),
+            format!("impossible analyzer configuration: {e}"),
+        )
+    })?;
+    let analyzer = Arc::new(analyzer);
+    let segments = meta
+        .segments
+        .iter()
+        .map(|s| open_segment(dir, s, meta.format_version, mmap, check_crc))
+        .collect::<Result<Vec<_>>>()?;
+    let mut index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
+    index.generation = meta.generation;
+    if index.len() as u64 != meta.num_docs {
+        return Err(Error::corrupted(
+            dir.join(META_FILE),
+            "document count differs from the segments",
+        ));
+    }
+    Ok(index)
+}
+
+/// The latest saved state of `index`'s folder: `index` itself if no other
+/// writer has saved since it was loaded or saved, else a fresh load.
+pub fn latest(index: &Index, mmap: bool) -> Result<Option<Index>> {
+    let Some(dir) = index.dir() else {
+        return Ok(None);
+    };
+    if read_meta(dir)?.generation == index.generation() {
+        return Ok(None);
+    }
+    load(dir, mmap).map(Some)
+}
+
+/// Checks every file of the index in `dir`, including the CRC32 of the large
+/// ones that loading skips.
+pub fn verify(dir: &Path) -> Result<()> {
+    let meta = read_meta(dir)?;
+    open(dir, &meta, true, true).map(|_| ())
+}
