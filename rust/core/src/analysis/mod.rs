@@ -66,6 +66,91 @@ pub enum Stopwords {
     Custom(Vec<String>),
 }
 
+/// The value named `name` in a `(name, value)` table.
+fn by_name<T: Copy>(table: &[(&'static str, T)], name: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+}
+
+/// The name of `value` in a `(name, value)` table that lists every value.
+fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(n, _)| *n)
+        .expect("the table lists every value")
+}
+
+impl Tokenizer {
+    /// Every tokenizer with its name.
+    pub const ALL: [(&'static str, Tokenizer); 3] = [
+        ("standard", Tokenizer::Standard),
+        ("word", Tokenizer::Word),
+        ("whitespace", Tokenizer::Whitespace),
+    ];
+
+    /// Parses a tokenizer name.
+    pub fn parse(name: &str) -> Result<Self> {
+        by_name(&Self::ALL, name).ok_or_else(|| {
+            Error::Analyzer(format!(
+                "unknown tokenizer {name:?}; choose \"standard\" (Lucene UAX#29), \"word\" (Python \\w+) or \"whitespace\""
+            ))
+        })
+    }
+
+    /// The tokenizer's name.
+    pub fn name(self) -> &'static str {
+        name_of(&Self::ALL, self)
+    }
+}
+
+impl Stemmer {
+    /// Every stemmer choice with its name.
+    pub const ALL: [(&'static str, Stemmer); 3] = [
+        ("none", Stemmer::None),
+        ("porter", Stemmer::Porter),
+        ("snowball-english", Stemmer::SnowballEnglish),
+    ];
+
+    /// Parses a stemmer name.
+    pub fn parse(name: &str) -> Result<Self> {
+        by_name(&Self::ALL, name).ok_or_else(|| {
+            Error::Analyzer(format!(
+                "unknown stemmer {name:?}; choose \"none\", \"porter\" (Lucene's) or \"snowball-english\""
+            ))
+        })
+    }
+
+    /// The stemmer's name.
+    pub fn name(self) -> &'static str {
+        name_of(&Self::ALL, self)
+    }
+}
+
+impl Stopwords {
+    /// The names of the built-in lists (a custom list has no name).
+    pub const NAMED: [&'static str; 2] = ["none", "lucene-english"];
+
+    /// The built-in list named `name`.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "none" => Ok(Stopwords::None),
+            "lucene-english" => Ok(Stopwords::LuceneEnglish),
+            _ => Err(Error::Analyzer(format!(
+                "unknown stopword list {name:?}; choose \"none\" or \"lucene-english\", or give a list of words"
+            ))),
+        }
+    }
+
+    /// The name of a built-in list; `None` for a custom one.
+    pub fn name(&self) -> Option<&'static str> {
+        match self {
+            Stopwords::None => Some("none"),
+            Stopwords::LuceneEnglish => Some("lucene-english"),
+            Stopwords::Custom(_) => None,
+        }
+    }
+}
+
 /// A full description of an analysis chain; serialised into index metadata.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalyzerConfig {
@@ -369,5 +454,26 @@ mod tests {
                 "example.com"
             ]
         );
+    }
+
+    #[test]
+    fn option_names_round_trip() {
+        for (name, t) in Tokenizer::ALL {
+            assert_eq!(Tokenizer::parse(name).unwrap(), t);
+            assert_eq!(t.name(), name);
+        }
+        for (name, s) in Stemmer::ALL {
+            assert_eq!(Stemmer::parse(name).unwrap(), s);
+            assert_eq!(s.name(), name);
+        }
+        for name in Stopwords::NAMED {
+            assert_eq!(Stopwords::parse(name).unwrap().name(), Some(name));
+        }
+        assert_eq!(Stopwords::Custom(vec!["a".into()]).name(), None);
+        for bad in ["", "Standard", "snowball"] {
+            assert!(Tokenizer::parse(bad).is_err());
+            assert!(Stemmer::parse(bad).is_err());
+            assert!(Stopwords::parse(bad).is_err());
+        }
     }
 }
