@@ -9,8 +9,10 @@ mod errors;
 mod fusion;
 mod index;
 mod lexical;
+mod pickle;
 mod project;
 mod results;
+mod scoring;
 mod snapshot_ids;
 mod threads;
 
@@ -22,22 +24,22 @@ mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
     #[pymodule_export]
-    use crate::args::_check_bm25;
-    #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
-    use crate::index::{
-        _index_from_files, PyIndex, read_queries, saved_index_source, source_fingerprint,
-    };
+    use crate::index::{PyIndex, read_queries, saved_index_source, source_fingerprint};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
         PyTfidfArm,
     };
     #[pymodule_export]
+    use crate::pickle::_index_from_files;
+    #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
+    #[pymodule_export]
+    use crate::scoring::PyBm25;
 
     use super::*;
 
@@ -47,6 +49,7 @@ mod _core {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("INDEX_FORMAT_VERSION", rserini_core::store::FORMAT_VERSION)?;
         m.add("ANALYZER_PRESETS", rserini_core::analysis::PRESETS.to_vec())?;
+        crate::scoring::add_constants(m)?;
         Ok(())
     }
 }
