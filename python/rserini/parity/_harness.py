@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rserini._core import Analyzer, Index, read_queries
+from rserini._core import DEFAULT_B, DEFAULT_K1, Analyzer, Index, read_queries
 from rserini.exceptions import RseriniError
 from rserini.parity._java import PyseriniUnavailableError, check_available
 from rserini.pyserini import adjust_ties
@@ -25,7 +25,7 @@ from rserini.pyserini import adjust_ties
 StrPath = str | os.PathLike[str]
 
 CORPUS_SUFFIXES = (".jsonl", ".jsonl.gz", ".json")
-DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((0.9, 0.4),)
+DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((DEFAULT_K1, DEFAULT_B),)
 EXAMPLES = 5
 """How many examples of each kind of difference a report keeps."""
 
