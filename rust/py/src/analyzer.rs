@@ -5,7 +5,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rserini_core::Error;
-use rserini_core::analysis::{Analyzer, AnalyzerConfig, Stemmer, Stopwords, Tokenizer};
+use rserini_core::analysis::{Analyzer, AnalyzerConfig, Choice, Stemmer, Stopwords, Tokenizer};
 
 use crate::errors::CoreResult;
 

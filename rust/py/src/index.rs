@@ -81,21 +81,6 @@ impl Plan {
     }
 }
 
-/// RM3's first-stage BM25 and parameters.
-fn rm3_params(
-    method: &str,
-    scoring: Option<Bound<'_, PyBm25>>,
-    options: Option<Bound<'_, PyDict>>,
-    [fb_terms, fb_docs]: [i64; 2],
-    original_query_weight: f64,
-    filter_terms: bool,
-) -> PyResult<(Bm25Params, Rm3Params)> {
-    let bm25 = scoring::lucene_bm25(method, "RM3", scoring.as_ref(), options.as_ref())?;
-    let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
-        .map_err(CoreError)?;
-    Ok((bm25, params))
-}
-
 /// Rocchio's first-stage BM25 and parameters.
 fn rocchio_params(
     method: &str,
@@ -105,7 +90,7 @@ fn rocchio_params(
     weights: [f64; 3],
     use_negative: bool,
 ) -> PyResult<(Bm25Params, RocchioParams)> {
-    let bm25 = scoring::lucene_bm25(method, "Rocchio", scoring.as_ref(), options.as_ref())?;
+    let bm25 = scoring::lucene_bm25(method, "Rocchio", scoring, options)?;
     let params = RocchioParams::new(counts, weights, use_negative).map_err(CoreError)?;
     Ok((bm25, params))
 }
@@ -1016,14 +1001,9 @@ impl PyIndex {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         let k = k.0.min(index.len().max(1));
-        let (bm25, params) = rm3_params(
-            "Index.batch_search_rm3",
-            scoring,
-            options,
-            [fb_terms, fb_docs],
-            original_query_weight,
-            filter_terms,
-        )?;
+        let bm25 = scoring::lucene_bm25("Index.batch_search_rm3", "RM3", scoring, options)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
         feedback_rows(py, &owned, k, threads, &index, |q| {
             rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto)
         })
@@ -1135,14 +1115,9 @@ impl PyIndex {
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
-        let (bm25, params) = rm3_params(
-            "Index.rm3_query",
-            scoring,
-            options,
-            [fb_terms, fb_docs],
-            original_query_weight,
-            filter_terms,
-        )?;
+        let bm25 = scoring::lucene_bm25("Index.rm3_query", "RM3", scoring, options)?;
+        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
+            .map_err(CoreError)?;
         Ok(py
             .detach(|| rm3::expanded_query(&index, query, &bm25, &params, Algorithm::Auto))
             .map_err(CoreError)?)

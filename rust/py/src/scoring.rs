@@ -11,7 +11,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use rserini_core::Error;
-use rserini_core::analysis::{Stemmer, Stopwords, Tokenizer};
+use rserini_core::analysis::{Choice, Stemmer, Stopwords, Tokenizer};
 use rserini_core::qld::QldParams;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, DEFAULT_B, DEFAULT_K1, LengthMode};
 use rserini_core::search::Model;
@@ -301,10 +301,16 @@ pub fn model(
 pub fn lucene_bm25(
     method: &str,
     feature: &str,
-    scoring: Option<&Bound<'_, PyBm25>>,
-    options: Option<&Bound<'_, PyDict>>,
+    scoring: Option<Bound<'_, PyBm25>>,
+    options: Option<Bound<'_, PyDict>>,
 ) -> PyResult<Bm25Params> {
-    let bm25 = match scoring_or_loose(method, Keywords::LuceneBm25, scoring, options)? {
+    let given = scoring_or_loose(
+        method,
+        Keywords::LuceneBm25,
+        scoring.as_ref(),
+        options.as_ref(),
+    );
+    let bm25 = match given? {
         Ok(bm25) => bm25,
         Err(loose) => loose.bm25().map_err(CoreError)?,
     };
@@ -338,9 +344,12 @@ pub fn add_constants(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add(
         "TOKENIZERS",
-        names(Tokenizer::ALL.map(|(n, _)| n).to_vec())?,
+        names(Tokenizer::ALL.iter().map(|(n, _)| *n).collect())?,
     )?;
-    m.add("STEMMERS", names(Stemmer::ALL.map(|(n, _)| n).to_vec())?)?;
+    m.add(
+        "STEMMERS",
+        names(Stemmer::ALL.iter().map(|(n, _)| *n).collect())?,
+    )?;
     m.add("STOPWORD_LISTS", names(Stopwords::NAMED.to_vec())?)?;
     Ok(())
 }
