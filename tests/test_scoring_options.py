@@ -351,8 +351,8 @@ def test_cli_help_shows_the_core_s_names_and_defaults(command: str) -> None:
     assert "{" + ",".join(LENGTH_MODES) + "}" in out
     assert "--delta" in out
     if command != "tune":
-        assert f"(default {DEFAULT_K1:g}, as Pyserini)" in out
-        assert f"(default {DEFAULT_B:g}, as Pyserini)" in out
+        assert f"(default {DEFAULT_K1:g}, as Pyserini;" in out
+        assert f"(default {DEFAULT_B:g}, as Pyserini;" in out
     else:
         assert f"k1={DEFAULT_K1:g}, b={DEFAULT_B:g} marked" in out
 

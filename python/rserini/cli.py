@@ -14,13 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from rserini._bm25_args import add_bm25_shape, add_k1_b
 from rserini._core import (
     ANALYZER_PRESETS,
-    BM25_VARIANTS,
     DEFAULT_B,
     DEFAULT_K1,
     DEFAULT_MU,
-    LENGTH_MODES,
     Bm25,
     Index,
     read_queries,
@@ -52,19 +51,8 @@ def _add_model_args(
         help="default: bm25"
         + ("; rrf fuses the BM25 and TF-IDF rankings (reciprocal rank)" if "rrf" in models else ""),
     )
-    g.add_argument(
-        "--k1",
-        type=float,
-        default=DEFAULT_K1,
-        help=f"BM25 term-frequency saturation, >= 0 (default {DEFAULT_K1:g}, as Pyserini)",
-    )
-    g.add_argument(
-        "--b",
-        type=float,
-        default=DEFAULT_B,
-        help=f"BM25 length normalisation in [0, 1] (default {DEFAULT_B:g}, as Pyserini)",
-    )
-    _add_bm25_shape_args(g)
+    add_k1_b(g)
+    add_bm25_shape(g)
     if "qld" in models:
         g.add_argument(
             "--qld",
@@ -80,31 +68,6 @@ def _add_model_args(
             default=DEFAULT_MU,
             help=f"Dirichlet mu of qld (default {DEFAULT_MU:g})",
         )
-
-
-def _add_bm25_shape_args(g: argparse._ActionsContainer) -> None:
-    """``--variant``, ``--length`` and ``--delta``: BM25 beside its k1 and b (see
-    :class:`rserini.Bm25`)."""
-    default = Bm25()
-    g.add_argument(
-        "--variant",
-        choices=BM25_VARIANTS,
-        default=default.variant,
-        help=f"BM25 variant (Kamphuis et al. 2020 naming); default: {default.variant}",
-    )
-    g.add_argument(
-        "--length",
-        choices=LENGTH_MODES,
-        default=default.length,
-        help="document length: Lucene's one-byte norm, as Pyserini (default), "
-        "or the exact token count",
-    )
-    g.add_argument(
-        "--delta",
-        type=float,
-        default=None,
-        help="delta of bm25l (default 0.5) and bm25+ (default 1.0)",
-    )
 
 
 def _add_algorithm_arg(p: argparse.ArgumentParser) -> None:
@@ -753,7 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="zero",
         help="judged queries without results: 0 (default, trec_eval -c) or left out",
     )
-    _add_bm25_shape_args(p)
+    add_bm25_shape(p)
     p.add_argument(
         "--analyzer",
         choices=ANALYZER_PRESETS,

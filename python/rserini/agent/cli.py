@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from rserini._core import DEFAULT_B, DEFAULT_K1
+from rserini._bm25_args import add_k1_b
 from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.options import ToolOptions
 
@@ -61,26 +61,10 @@ def add_mcp_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser])
     p.set_defaults(func=_cmd_serve_mcp)
 
 
-def add_bm25_arguments(p: argparse.ArgumentParser) -> None:
-    """``--k1`` and ``--b`` of every search, defaulting to rserini's (and Pyserini's) BM25."""
-    p.add_argument(
-        "--k1",
-        type=float,
-        default=DEFAULT_K1,
-        help=f"BM25 k1 of every search (default {DEFAULT_K1:g}; 25 suits long web documents)",
-    )
-    p.add_argument(
-        "--b",
-        type=float,
-        default=DEFAULT_B,
-        help=f"BM25 b of every search (default {DEFAULT_B:g}; or 1)",
-    )
-
-
 def add_tool_arguments(p: argparse.ArgumentParser) -> None:
     """The index, BM25 and behaviour flags every server shares."""
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
-    add_bm25_arguments(p)
+    add_k1_b(p)
     p.add_argument(
         "--timeout-seconds",
         type=float,
@@ -173,7 +157,7 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
 def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """The index, BM25 and address flags of the http and rpc servers."""
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
-    add_bm25_arguments(p)
+    add_k1_b(p)
     p.add_argument(
         "--host",
         default="127.0.0.1",

@@ -8,9 +8,9 @@ import json
 import re
 from pathlib import Path
 
+from rserini._bm25_args import add_k1_b
 from rserini.agent.budget import DEFAULT_RATIO
 from rserini.agent.citations import NUMERIC_DOCID
-from rserini.agent.cli import add_bm25_arguments
 from rserini.agent.evaluation import evaluate_records
 from rserini.agent.metrics import GAINS
 from rserini.agent.runs import read_runs
@@ -66,7 +66,7 @@ def _add_agent_run(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
     p.add_argument("--queries", required=True, type=Path, help="queries.jsonl or qid<TAB>text")
     p.add_argument("--output", required=True, type=Path, help="run folder to write")
-    add_bm25_arguments(p)
+    add_k1_b(p)
     p.add_argument("--pages", type=int, default=2, help="pages browsed after the first (default 2)")
     p.add_argument(
         "--open", type=int, default=3, dest="open_top", help="top documents opened (default 3)"
