@@ -102,7 +102,7 @@ fn columns(rankings: &[Vec<ScoredDoc>], k: usize) -> (Array2<i32>, Array2<f32>) 
     let mut ids = Array2::from_elem((n, k), -1i32);
     let mut scores = Array2::from_elem((n, k), f32::NEG_INFINITY);
     for (row, docs) in rankings.iter().enumerate() {
-        for (col, d) in docs.iter().enumerate() {
+        for (col, d) in docs.iter().take(k).enumerate() {
             ids[[row, col]] = d.doc as i32;
             scores[[row, col]] = d.score;
         }
