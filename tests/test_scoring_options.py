@@ -214,6 +214,8 @@ def test_feedback_runs_over_lucene_bm25_only(index: Index) -> None:
             index.rocchio_query(QUERIES[0], scoring=scoring)
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'variant'"):
         index.rm3_query(QUERIES[0], variant="lucene")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'delta'"):
+        index.rocchio_query(QUERIES[0], delta=None)  # type: ignore[call-arg]
 
 
 CALLS = {

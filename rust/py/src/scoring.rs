@@ -202,13 +202,13 @@ impl Loose {
         let mut loose = Loose::default();
         for (key, value) in options.into_iter().flatten() {
             let name: String = key.extract()?;
-            if name == "delta" && value.is_none() {
-                continue; // The default, said out loud.
-            }
             if !keywords.names().contains(&name.as_str()) {
                 return Err(PyTypeError::new_err(format!(
                     "{method}() got an unexpected keyword argument '{name}'"
                 )));
+            }
+            if name == "delta" && value.is_none() {
+                continue; // The default, said out loud.
             }
             let typed = |e: PyErr| {
                 PyTypeError::new_err(format!(
@@ -244,28 +244,39 @@ impl Loose {
     }
 }
 
-/// `scoring=`, or else the loose keywords: never both.
-fn scoring_or_loose(
-    method: &str,
-    keywords: Keywords,
-    scoring: Option<&Bound<'_, PyBm25>>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Result<PyBm25, Loose>> {
-    let loose = Loose::read(method, keywords, options)?;
-    match scoring {
-        None => Ok(Err(loose)),
-        Some(_) if !loose.given.is_empty() => Err(PyTypeError::new_err(format!(
-            "{method}() takes scoring= or the keywords {}, not both (got scoring= and {})",
-            keywords.names().join(", "),
-            loose
-                .given
-                .iter()
-                .map(|n| format!("{n}="))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-        Some(bm25) => Ok(Ok(bm25.get().clone())),
+/// What a call gave: `scoring=`, or else the loose keywords (never both).
+enum Given {
+    Scoring(PyBm25),
+    Loose(Loose),
+}
+
+impl Given {
+    fn read(
+        method: &str,
+        keywords: Keywords,
+        scoring: Option<&Bound<'_, PyBm25>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let loose = Loose::read(method, keywords, options)?;
+        match scoring {
+            None => Ok(Given::Loose(loose)),
+            Some(_) if !loose.given.is_empty() => Err(both(method, keywords, &loose.given)),
+            Some(bm25) => Ok(Given::Scoring(bm25.get().clone())),
+        }
     }
+}
+
+/// The error for `scoring=` given with loose keywords.
+fn both(method: &str, keywords: Keywords, given: &[String]) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{method}() takes scoring= or the keywords {}, not both (got scoring= and {})",
+        keywords.names().join(", "),
+        given
+            .iter()
+            .map(|n| format!("{n}="))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
 /// The model of a search or `explain` from `scoring=` or the keywords of
@@ -275,9 +286,9 @@ pub fn model(
     scoring: Option<&Bound<'_, PyBm25>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Model> {
-    let loose = match scoring_or_loose(method, Keywords::Model, scoring, options)? {
-        Ok(bm25) => return Ok(Model::Bm25(bm25.params)),
-        Err(loose) => loose,
+    let loose = match Given::read(method, Keywords::Model, scoring, options)? {
+        Given::Scoring(bm25) => return Ok(Model::Bm25(bm25.params)),
+        Given::Loose(loose) => loose,
     };
     let model = match loose.model.as_deref().unwrap_or(MODELS[0]) {
         "bm25" => Model::Bm25(loose.bm25().map_err(CoreError)?.params),
@@ -304,15 +315,15 @@ pub fn lucene_bm25(
     scoring: Option<Bound<'_, PyBm25>>,
     options: Option<Bound<'_, PyDict>>,
 ) -> PyResult<Bm25Params> {
-    let given = scoring_or_loose(
+    let given = Given::read(
         method,
         Keywords::LuceneBm25,
         scoring.as_ref(),
         options.as_ref(),
     );
     let bm25 = match given? {
-        Ok(bm25) => bm25,
-        Err(loose) => loose.bm25().map_err(CoreError)?,
+        Given::Scoring(bm25) => bm25,
+        Given::Loose(loose) => loose.bm25().map_err(CoreError)?,
     };
     let params = bm25.params;
     if params.variant != Bm25Variant::Lucene || params.length != LengthMode::Lucene {
