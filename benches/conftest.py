@@ -21,7 +21,7 @@ from rserini.formats import read_documents, read_qrels
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("RSERINI_DATA", REPO.parent / "shared" / "data")).resolve()
 SCIFACT = DATA / "scifact"
-K1, B = 0.9, 0.4
+K1, B = rserini.DEFAULT_K1, rserini.DEFAULT_B
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

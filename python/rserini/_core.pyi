@@ -3,10 +3,11 @@
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, final
+from typing import Any, Literal, TypeAlias, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Unpack
 
 from rserini.retrieval.document import Document
 
@@ -14,6 +15,15 @@ __version__: str
 INDEX_FORMAT_VERSION: int
 ANALYZER_PRESETS: list[str]
 DOCID_FIELDS: tuple[str, ...]
+DEFAULT_K1: float
+DEFAULT_B: float
+DEFAULT_MU: float
+MODELS: tuple[str, ...]
+BM25_VARIANTS: tuple[str, ...]
+LENGTH_MODES: tuple[str, ...]
+TOKENIZERS: tuple[str, ...]
+STEMMERS: tuple[str, ...]
+STOPWORD_LISTS: tuple[str, ...]
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
 ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
@@ -68,6 +78,81 @@ class Analyzer:
         """The full configuration."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Bm25:
+    """BM25's parameters as one value: ``scoring=Bm25(...)`` in every search,
+    ``explain``, the feedback searches, ``LuceneSearcher`` and ``tune``.
+
+    Frozen, comparable, hashable and picklable; every parameter is checked here,
+    once.
+
+    Parameters
+    ----------
+    k1
+        Term-frequency saturation, ``>= 0`` and finite in float32
+        (:data:`DEFAULT_K1`, Pyserini's 0.9).
+    b
+        Length normalisation, in [0, 1] (:data:`DEFAULT_B`, Pyserini's 0.4).
+    variant
+        One of :data:`BM25_VARIANTS`: ``"lucene"`` (Pyserini's), ``"robertson"``,
+        ``"atire"``, ``"bm25l"`` or ``"bm25+"``.
+    length
+        One of :data:`LENGTH_MODES`: ``"lucene"`` (Lucene's one-byte
+        document-length norm and statistics, as Pyserini) or ``"exact"``.
+    delta
+        The delta of ``bm25l`` and ``bm25+``, ``>= 0``; ``None`` takes the
+        variant's default (0.5 and 1.0).
+
+    Raises
+    ------
+    QueryError
+        For ``k1`` or ``delta`` negative or not finite in float32, ``b`` outside
+        [0, 1], or an unknown variant or length mode.
+    """
+
+    def __new__(
+        cls,
+        k1: float = 0.9,
+        b: float = 0.4,
+        variant: Variant = "lucene",
+        length: LengthMode = "lucene",
+        delta: float | None = None,
+    ) -> Bm25: ...
+    @property
+    def k1(self) -> float:
+        """Term-frequency saturation."""
+    @property
+    def b(self) -> float:
+        """Length normalisation."""
+    @property
+    def variant(self) -> Variant:
+        """The variant's name."""
+    @property
+    def length(self) -> LengthMode:
+        """The length mode's name."""
+    @property
+    def delta(self) -> float | None:
+        """The delta as given (``None``: the variant's default)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[Bm25], tuple[float, float, Variant, LengthMode, float | None]]:
+        """Pickle rebuilds the value from its constructor's arguments."""
+
+# BM25's ``k1`` and ``b`` as keywords (Lucene's BM25 of the feedback searches).
+class LuceneBm25Keywords(TypedDict, total=False):
+    k1: float
+    b: float
+
+# The scoring keywords of the searches and ``explain``, besides ``scoring=``.
+class ScoringKeywords(LuceneBm25Keywords, total=False):
+    model: ModelName
+    variant: Variant
+    length: LengthMode
+    delta: float | None
+    mu: float
 
 @final
 class Hit:
@@ -336,14 +421,9 @@ class Index:
         query: str,
         k: int = 10,
         *,
-        model: ModelName = "bm25",
-        variant: Variant = "lucene",
-        k1: float = 0.9,
-        b: float = 0.4,
-        length: LengthMode = "lucene",
-        delta: float | None = None,
-        mu: float = 1000.0,
+        scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        **options: Unpack[ScoringKeywords],
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
         descending, then docid ascending.
@@ -354,27 +434,23 @@ class Index:
             The query text, analyzed as the documents were.
         k
             The number of hits (any positive number: 1000 is as cheap per hit as 10).
-        model
-            ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
-            (query likelihood with Dirichlet smoothing, as Lucene's
-            ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
-        variant
-            The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
-            ``"bm25l"`` or ``"bm25+"``.
-        k1, b
-            BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
-            (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
-        length
-            ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
-            Pyserini; ``"exact"``: exact token counts.
-        delta
-            The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
-        mu
-            The Dirichlet prior of ``"qld"`` (Pyserini's default 1000).
+        scoring
+            A :class:`Bm25`: BM25's parameters as one value. Give it or the keywords
+            below, not both (a ``TypeError``).
         algorithm
             How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
             block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
             ``"auto"`` picks the fastest.
+        model
+            ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
+            (query likelihood with Dirichlet smoothing, as Lucene's
+            ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
+        variant, k1, b, length, delta
+            BM25's parameters as keywords, each as :class:`Bm25` takes it (``k1=1.2``
+            is ``scoring=Bm25(k1=1.2)``); ``k1`` and ``b`` default to
+            :data:`DEFAULT_K1` and :data:`DEFAULT_B` (0.9 and 0.4, Pyserini's).
+        mu
+            The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
 
         Returns
         -------
@@ -388,21 +464,17 @@ class Index:
             negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
             negative or not finite.
         TypeError
-            For a ``k`` that is not an int.
+            For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
+            and a keyword of it.
         """
     def search_pairs(
         self,
         query: str,
         k: int = 10,
         *,
-        model: ModelName = "bm25",
-        variant: Variant = "lucene",
-        k1: float = 0.9,
-        b: float = 0.4,
-        length: LengthMode = "lucene",
-        delta: float | None = None,
-        mu: float = 1000.0,
+        scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        **options: Unpack[ScoringKeywords],
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
         objects: the cheapest way to a deep ranking (evaluation, fusion).
@@ -414,14 +486,9 @@ class Index:
         k: int = 1000,
         *,
         threads: int | None = None,
-        model: ModelName = "bm25",
-        variant: Variant = "lucene",
-        k1: float = 0.9,
-        b: float = 0.4,
-        length: LengthMode = "lucene",
-        delta: float | None = None,
-        mu: float = 1000.0,
+        scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        **options: Unpack[ScoringKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
         two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
@@ -436,14 +503,9 @@ class Index:
         k: int = 1000,
         *,
         threads: int | None = None,
-        model: ModelName = "bm25",
-        variant: Variant = "lucene",
-        k1: float = 0.9,
-        b: float = 0.4,
-        length: LengthMode = "lucene",
-        delta: float | None = None,
-        mu: float = 1000.0,
+        scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        **options: Unpack[ScoringKeywords],
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
         input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
@@ -455,13 +517,8 @@ class Index:
         query: str,
         docid: str,
         *,
-        model: ModelName = "bm25",
-        variant: Variant = "lucene",
-        k1: float = 0.9,
-        b: float = 0.4,
-        length: LengthMode = "lucene",
-        delta: float | None = None,
-        mu: float = 1000.0,
+        scoring: Bm25 | None = None,
+        **options: Unpack[ScoringKeywords],
     ) -> Explanation:
         """Breaks the score of ``docid`` for ``query`` down by term: each term's
         query and document frequencies, idf and share, with the formula; ``str()``
@@ -481,22 +538,24 @@ class Index:
         k: int = 1000,
         *,
         threads: int | None = None,
-        k1: float = 0.9,
-        b: float = 0.4,
+        scoring: Bm25 | None = None,
         fb_terms: int = 10,
         fb_docs: int = 10,
         original_query_weight: float = 0.5,
         filter_terms: bool = True,
+        **options: Unpack[LuceneBm25Keywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
-        queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage, then the
-        expanded query; returns ``(ids, scores)`` as ``batch_search``.
+        queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1`` and
+        ``b`` as keywords), then the expanded query; returns ``(ids, scores)`` as
+        ``batch_search``.
 
         Raises
         ------
         QueryError
             For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
-            ``original_query_weight`` outside [0, 1], or an index without a
+            ``original_query_weight`` outside [0, 1], a ``scoring`` of another
+            variant or length mode than ``"lucene"``, or an index without a
             document store (rebuild it with ``store=True``).
         """
     def batch_search_rocchio(
@@ -505,8 +564,7 @@ class Index:
         k: int = 1000,
         *,
         threads: int | None = None,
-        k1: float = 0.9,
-        b: float = 0.4,
+        scoring: Bm25 | None = None,
         top_fb_terms: int = 10,
         top_fb_docs: int = 10,
         bottom_fb_terms: int = 10,
@@ -515,15 +573,18 @@ class Index:
         beta: float = 0.75,
         gamma: float = 0.0,
         use_negative: bool = False,
+        **options: Unpack[LuceneBm25Keywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
-        many queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage to depth
-        ``k``, then the new query; returns ``(ids, scores)`` as ``batch_search``.
+        many queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1``
+        and ``b`` as keywords) to depth ``k``, then the new query; returns
+        ``(ids, scores)`` as ``batch_search``.
 
         Raises
         ------
         QueryError
-            For ``k <= 0``, a count below 1, a weight outside [0, 1], or an index
+            For ``k <= 0``, a count below 1, a weight outside [0, 1], a ``scoring``
+            of another variant or length mode than ``"lucene"``, or an index
             without a document store (rebuild it with ``store=True``).
         """
     def rocchio_query(
@@ -531,8 +592,7 @@ class Index:
         query: str,
         k: int = 1000,
         *,
-        k1: float = 0.9,
-        b: float = 0.4,
+        scoring: Bm25 | None = None,
         top_fb_terms: int = 10,
         top_fb_docs: int = 10,
         bottom_fb_terms: int = 10,
@@ -541,23 +601,26 @@ class Index:
         beta: float = 0.75,
         gamma: float = 0.0,
         use_negative: bool = False,
+        **options: Unpack[LuceneBm25Keywords],
     ) -> list[tuple[str, float]]:
         """The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
-        weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``."""
+        weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``.
+        """
     def rm3_query(
         self,
         query: str,
         *,
-        k1: float = 0.9,
-        b: float = 0.4,
+        scoring: Bm25 | None = None,
         fb_terms: int = 10,
         fb_docs: int = 10,
         original_query_weight: float = 0.5,
         filter_terms: bool = True,
+        **options: Unpack[LuceneBm25Keywords],
     ) -> list[tuple[str, float]]:
         """The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
         ascending order: the boosts of the second-stage BM25 query. Raises as
-        ``batch_search_rm3``."""
+        ``batch_search_rm3``.
+        """
 
 def rrf(
     rankings: Sequence[Sequence[str]]
@@ -587,11 +650,6 @@ def rrf_full_depth(
     unlisted documents in ascending order; the ``top`` best. Memory grows with
     the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
     result cannot be held."""
-
-def _check_bm25(
-    k1: float, b: float, *, variant: Variant = "lucene", delta: float | None = None
-) -> None:
-    """Checks BM25 parameters as every search does; raises :class:`QueryError`."""
 
 def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
     """Rebuilds an in-memory index from its pickled files."""

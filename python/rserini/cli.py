@@ -12,13 +12,21 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from rserini._core import ANALYZER_PRESETS, Index, read_queries
+from rserini._bm25_args import add_bm25_shape, add_k1_b
+from rserini._core import (
+    ANALYZER_PRESETS,
+    DEFAULT_B,
+    DEFAULT_K1,
+    DEFAULT_MU,
+    Bm25,
+    Index,
+    read_queries,
+)
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
 from rserini.formats import check_run_ids, write_run
 from rserini.project import CHUNK_LINES
 
-VARIANTS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
 EPILOG = """\
@@ -41,37 +49,8 @@ def _add_model_args(
         help="default: bm25"
         + ("; rrf fuses the BM25 and TF-IDF rankings (reciprocal rank)" if "rrf" in models else ""),
     )
-    g.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        default="lucene",
-        help="BM25 variant (Kamphuis et al. 2020 naming); default: lucene",
-    )
-    g.add_argument(
-        "--k1",
-        type=float,
-        default=0.9,
-        help="BM25 term-frequency saturation, >= 0 (default 0.9, as Pyserini)",
-    )
-    g.add_argument(
-        "--b",
-        type=float,
-        default=0.4,
-        help="BM25 length normalisation in [0, 1] (default 0.4, as Pyserini)",
-    )
-    g.add_argument(
-        "--length",
-        choices=("lucene", "exact"),
-        default="lucene",
-        help="document length: Lucene's one-byte norm, as Pyserini (default), "
-        "or the exact token count",
-    )
-    g.add_argument(
-        "--delta",
-        type=float,
-        default=None,
-        help="delta of bm25l (default 0.5) and bm25+ (default 1.0)",
-    )
+    add_k1_b(g)
+    add_bm25_shape(g)
     if "qld" in models:
         g.add_argument(
             "--qld",
@@ -82,7 +61,10 @@ def _add_model_args(
             "(same as --model qld)",
         )
         g.add_argument(
-            "--mu", type=float, default=1000.0, help="Dirichlet mu of qld (default 1000)"
+            "--mu",
+            type=float,
+            default=DEFAULT_MU,
+            help=f"Dirichlet mu of qld (default {DEFAULT_MU:g})",
         )
 
 
@@ -401,8 +383,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         threads=args.threads,
         progress=_progress(not args.quiet),
         name=name,
-        variant=args.variant,
-        length=args.length,
+        scoring=Bm25(variant=args.variant, length=args.length, delta=args.delta),
     )
     output = args.output if args.output is not None else Path(f"tune-{name}")
     output.mkdir(parents=True, exist_ok=True)
@@ -634,7 +615,8 @@ def build_parser() -> argparse.ArgumentParser:
         "parameters) with a trec_eval metric, optionally on a seeded sample of the judged "
         "queries with the held-out rest as a check, and optionally refine around the best "
         "cell. Writes grid.csv, grid.json and heatmap.png (best cell and the default "
-        "k1=0.9, b=0.4 marked) into --output, and prints the best cell against the default.",
+        f"k1={DEFAULT_K1:g}, b={DEFAULT_B:g} marked) into --output, and prints the best cell "
+        "against the default.",
     )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument(
@@ -698,15 +680,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="zero",
         help="judged queries without results: 0 (default, trec_eval -c) or left out",
     )
-    p.add_argument(
-        "--variant", choices=VARIANTS, default="lucene", help="BM25 variant (default: lucene)"
-    )
-    p.add_argument(
-        "--length",
-        choices=("lucene", "exact"),
-        default="lucene",
-        help="document length: Lucene's one-byte norm (default) or exact",
-    )
+    add_bm25_shape(p)
     p.add_argument(
         "--analyzer",
         choices=ANALYZER_PRESETS,

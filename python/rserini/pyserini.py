@@ -44,13 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rserini._core import Index, _check_bm25
+from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index
 from rserini.exceptions import QueryError, RseriniError, UnknownDocidError
-
-DEFAULT_K1 = 0.9
-"""Pyserini's default BM25 k1."""
-DEFAULT_B = 0.4
-"""Pyserini's default BM25 b."""
 
 _TIE_GAP = np.float32(1e-4)
 _TIE_STEP = np.float32(1e-6)
@@ -235,6 +230,16 @@ def _hits(
     ]
 
 
+def _lucene_bm25(scoring: Bm25) -> Bm25:
+    """``scoring`` as Pyserini runs it: Lucene's BM25, k1 and b passed to Java as float32."""
+    if (scoring.variant, scoring.length) != ("lucene", "lucene"):
+        raise NotSupportedError(
+            f"Pyserini's LuceneSearcher scores with Lucene's BM25, not {scoring!r}: "
+            "use variant='lucene' and length='lucene', or rserini.Index.search"
+        )
+    return Bm25(float(np.float32(scoring.k1)), float(np.float32(scoring.b)))
+
+
 class LuceneSearcher:
     """Pyserini's ``LuceneSearcher`` over an rserini index: same calls, same results.
 
@@ -242,6 +247,10 @@ class LuceneSearcher:
     ----------
     index_dir
         An rserini index folder (or an open :class:`rserini.Index`).
+    scoring
+        The BM25 parameters to start with, as :meth:`set_bm25` takes them (Lucene's
+        BM25: ``variant="lucene"``, ``length="lucene"``); Pyserini's defaults,
+        :data:`rserini.DEFAULT_K1` and :data:`rserini.DEFAULT_B`, when ``None``.
 
     Raises
     ------
@@ -249,9 +258,13 @@ class LuceneSearcher:
         If the folder does not exist.
     IndexCorruptedError
         If it is not a readable rserini index.
+    NotSupportedError
+        For a ``scoring`` of another BM25 variant or length mode.
     """
 
-    def __init__(self, index_dir: str | os.PathLike[str] | Index) -> None:
+    def __init__(
+        self, index_dir: str | os.PathLike[str] | Index, *, scoring: Bm25 | None = None
+    ) -> None:
         if isinstance(index_dir, Index):
             self.index = index_dir
             self.index_dir = str(index_dir.path) if index_dir.path is not None else None
@@ -259,8 +272,8 @@ class LuceneSearcher:
             self.index_dir = os.fspath(index_dir)
             self.index = Index.load(index_dir)
         self.num_docs: int = len(self.index)
-        self.k1: float = DEFAULT_K1
-        self.b: float = DEFAULT_B
+        # The BM25 of later searches.
+        self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
         # Dirichlet mu while query likelihood is set (set_qld), else None for BM25.
         self.mu: float | None = None
         # RM3 parameters while feedback is on (set_rm3), else None.
@@ -300,11 +313,18 @@ class LuceneSearcher:
         QueryError
             For values outside those ranges.
         """
-        k1, b = float(k1), float(b)
-        _check_bm25(k1, b)
-        # Pyserini passes the parameters to Java as float32.
-        self.k1, self.b = float(np.float32(k1)), float(np.float32(b))
+        self.scoring = _lucene_bm25(Bm25(float(k1), float(b)))
         self.mu = None
+
+    @property
+    def k1(self) -> float:
+        """BM25's k1 of later searches, a float32 value."""
+        return self.scoring.k1
+
+    @property
+    def b(self) -> float:
+        """BM25's b of later searches, a float32 value."""
+        return self.scoring.b
 
     def get_similarity(self) -> str:
         """A description of the scoring function, e.g. ``"BM25(k1=0.9,b=0.4)"`` or
@@ -323,11 +343,11 @@ class LuceneSearcher:
             )
         if self.rm3 is not None:
             return self.index.batch_search_rm3(
-                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rm3
+                queries, k=k, threads=threads, scoring=self.scoring, **self.rm3
             )
         if self.rocchio is not None:
             return self.index.batch_search_rocchio(
-                queries, k=k, threads=threads, k1=self.k1, b=self.b, **self.rocchio
+                queries, k=k, threads=threads, scoring=self.scoring, **self.rocchio
             )
         return self.index.batch_search(queries, k=k, threads=threads, **self._model())
 
@@ -335,7 +355,7 @@ class LuceneSearcher:
         """The scoring keywords of ``Index.batch_search`` for the current similarity."""
         if self.mu is not None:
             return {"model": "qld", "mu": self.mu}
-        return {"k1": self.k1, "b": self.b}
+        return {"scoring": self.scoring}
 
     def _check(self, query_generator: object, fields: Mapping[str, float] | None) -> None:
         if query_generator is not None:
@@ -626,7 +646,7 @@ class LuceneSearcher:
         """Turns Rocchio feedback off."""
         self.rocchio = None
 
-    def set_qld(self, mu: float = 1000.0) -> None:
+    def set_qld(self, mu: float = DEFAULT_MU) -> None:
         """Scores later searches by query likelihood with Dirichlet smoothing, as
         Pyserini's ``set_qld`` (Lucene's ``LMDirichletSimilarity``, bitwise); ``set_bm25``
         switches back.

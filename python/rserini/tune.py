@@ -8,12 +8,14 @@ and one ``trec_eval`` evaluation.
   ``.best``, ``.to_csv()``).
 - :func:`tune` adds what a trustworthy choice needs: a seeded sample of the judged queries
   to tune on, an optional finer grid around the best cell, and the chosen cell against
-  the default (k1 = 0.9, b = 0.4, rserini's and Pyserini's) on the tuning sample and on
+  the default (:data:`DEFAULT_K1`, :data:`DEFAULT_B`: rserini's and Pyserini's) on the
+  tuning sample and on
   the held-out rest.
 - :func:`plot` draws the grid as a heatmap marking the best cell and the default.
 
 Of several cells with the best value, the one nearest the default wins (distance in
-``|ln(k1 / 0.9)| + |b - 0.4|``), so a plateau does not move the choice at random.
+``|ln(k1 / DEFAULT_K1)| + |b - DEFAULT_B|``), so a plateau does not move the choice at
+random.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rserini._core import _check_bm25
+from rserini._core import DEFAULT_B, DEFAULT_K1, Bm25
 from rserini.eval import EvaluationError, Evaluator, MissingPolicy, parse_metric, retrieve
 from rserini.exceptions import QueryError, RseriniError
 from rserini.formats import (
@@ -46,10 +48,6 @@ from rserini.formats import (
 if TYPE_CHECKING:
     from rserini._core import Index
 
-DEFAULT_K1 = 0.9
-"""The default k1 of rserini and Pyserini (Lucene's own ``BM25Similarity`` uses 1.2)."""
-DEFAULT_B = 0.4
-"""The default b of rserini and Pyserini (Lucene's own ``BM25Similarity`` uses 0.75)."""
 DEFAULT_DEPTH = 1000
 """Results per query for a metric without a cutoff (MAP, MRR, Bpref...)."""
 PLOT_HINT = "pip install 'rserini[plot]'"
@@ -157,10 +155,17 @@ def _check_params(k1s: Sequence[float], bs: Sequence[float]) -> tuple[list[float
     if not k1s or not bs:
         raise QueryError("the grid needs at least one k1 and one b")
     for k1 in k1s:
-        _check_bm25(k1, DEFAULT_B)
+        Bm25(k1=k1)
     for b in bs:
-        _check_bm25(DEFAULT_K1, b)
+        Bm25(b=b)
     return k1s, bs
+
+
+def _cell(scoring: Bm25 | None, k1: float, b: float) -> dict[str, Any]:
+    """The scoring keywords of one cell: ``scoring`` with the cell's k1 and b."""
+    if scoring is None:
+        return {"k1": k1, "b": b}
+    return {"scoring": Bm25(k1, b, scoring.variant, scoring.length, scoring.delta)}
 
 
 @dataclass
@@ -300,6 +305,7 @@ def grid(
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
     stage: str = "grid",
+    scoring: Bm25 | None = None,
     **params: Any,
 ) -> Grid:
     """Scores every cell of ``k1s x bs`` on one index.
@@ -331,6 +337,10 @@ def grid(
         ``True`` for a progress bar on stderr, or a callback ``(done, total, row)``.
     stage
         The label of the grid's rows (``"grid"`` or ``"refine"``).
+    scoring
+        The BM25 of every cell (variant, length mode, delta) as a :class:`rserini.Bm25`,
+        each cell with its own k1 and b; or give ``variant=``, ``length=`` and ``delta=``
+        in ``params`` instead.
     **params
         Other scoring parameters of :meth:`rserini.Index.batch_search` (``variant``,
         ``length``, ``delta``).
@@ -368,8 +378,7 @@ def grid(
                 depth,
                 remove_query=remove_query,
                 threads=threads,
-                k1=k1,
-                b=b,
+                **_cell(scoring, k1, b),
                 **params,
             )
             result = _evaluate(evaluator, run)
@@ -459,7 +468,7 @@ class TuneReport:
     best
         The chosen cell ``{"k1", "b", metric}`` (best of both grids) on the tuning queries.
     default
-        The default cell ``{"k1": 0.9, "b": 0.4, metric}`` on the tuning queries.
+        The default cell ``{"k1": DEFAULT_K1, "b": DEFAULT_B, metric}`` on the tuning queries.
     held_out
         ``{"queries", "default", "best"}``: both cells on the held-out queries, or ``None``
         when every judged query was used for tuning.
@@ -607,13 +616,14 @@ def tune(
     threads: int | None = None,
     progress: bool = False,
     name: str = "",
+    scoring: Bm25 | None = None,
     **params: Any,
 ) -> TuneReport:
     """Tunes k1 and b on a sample of the judged queries and checks the choice on the rest.
 
     Parameters
     ----------
-    index, queries, qrels, k1s, bs, metric, k, remove_query, missing, threads, params
+    index, queries, qrels, k1s, bs, metric, k, remove_query, missing, threads, scoring, params
         As for :func:`grid`.
     sample
         Tune on this many judged queries drawn with ``seed`` (see :func:`split_queries`)
@@ -654,6 +664,7 @@ def tune(
         "remove_query": remove_query,
         "missing": missing,
         "threads": threads,
+        "scoring": scoring,
         **params,
     }
 
@@ -681,7 +692,13 @@ def tune(
         evaluator = Evaluator(part_qrels, [metric], missing=missing)
         depth = k if k is not None else metric_depth(metric)
         run = retrieve(
-            index, part, depth, remove_query=remove_query, threads=threads, k1=k1, b=b, **params
+            index,
+            part,
+            depth,
+            remove_query=remove_query,
+            threads=threads,
+            **_cell(scoring, k1, b),
+            **params,
         )
         return _evaluate(evaluator, run)[metric]
 
@@ -775,7 +792,7 @@ def open_collection(
 
 
 def plot(report: TuneReport | Grid, path: StrPath, *, title: str | None = None) -> Path:
-    """Draws the grid as a heatmap PNG, marking the best cell and the default (0.9, 0.4).
+    """Draws the grid as a heatmap PNG, marking the best cell and the default cell.
 
     Columns are k1, rows b (ascending upwards); each cell shows its value when the grid
     is small enough to read. A refined grid, if any, is drawn in a second panel.

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rserini._core import DEFAULT_B, DEFAULT_K1
 from rserini.agent.excerpt import SNIPPET_MAX_CHARS, build_preview, document_title
 from rserini.agent.lines import LineChunk, read_chunk, split_lines
 from rserini.agent.session import check_bm25, require_document_store
@@ -58,7 +59,7 @@ class IndexBackend:
         If the index keeps no documents, or ``k1``/``b`` are out of range.
     """
 
-    def __init__(self, index: Index, *, k1: float = 0.9, b: float = 0.4) -> None:
+    def __init__(self, index: Index, *, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
         require_document_store(index)
         check_bm25(k1, b)
         self.index = index

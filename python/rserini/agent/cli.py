@@ -13,6 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
+from rserini._bm25_args import add_k1_b
 from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.options import ToolOptions
 
@@ -63,15 +64,7 @@ def add_mcp_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser])
 def add_tool_arguments(p: argparse.ArgumentParser) -> None:
     """The index, BM25 and behaviour flags every server shares."""
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
-    p.add_argument(
-        "--k1",
-        type=float,
-        default=0.9,
-        help="BM25 k1 of every search (default 0.9; 25 suits long web documents)",
-    )
-    p.add_argument(
-        "--b", type=float, default=0.4, help="BM25 b of every search (default 0.4; or 1)"
-    )
+    add_k1_b(p)
     p.add_argument(
         "--timeout-seconds",
         type=float,
@@ -164,8 +157,7 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
 def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """The index, BM25 and address flags of the http and rpc servers."""
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
-    p.add_argument("--k1", type=float, default=0.9, help="BM25 k1 (default 0.9; 25 for long docs)")
-    p.add_argument("--b", type=float, default=0.4, help="BM25 b (default 0.4; or 1)")
+    add_k1_b(p)
     p.add_argument(
         "--host",
         default="127.0.0.1",

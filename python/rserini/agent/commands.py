@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+from rserini._bm25_args import add_k1_b
 from rserini.agent.budget import DEFAULT_RATIO
 from rserini.agent.citations import NUMERIC_DOCID
 from rserini.agent.evaluation import evaluate_records
@@ -65,8 +66,7 @@ def _add_agent_run(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
     p.add_argument("--queries", required=True, type=Path, help="queries.jsonl or qid<TAB>text")
     p.add_argument("--output", required=True, type=Path, help="run folder to write")
-    p.add_argument("--k1", type=float, default=0.9, help="BM25 k1 (default 0.9; 25 for long docs)")
-    p.add_argument("--b", type=float, default=0.4, help="BM25 b (default 0.4; or 1)")
+    add_k1_b(p)
     p.add_argument("--pages", type=int, default=2, help="pages browsed after the first (default 2)")
     p.add_argument(
         "--open", type=int, default=3, dest="open_top", help="top documents opened (default 3)"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rserini._core import DEFAULT_B, DEFAULT_K1
 from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.options import ToolOptions
 from rserini.agent.runs import record_path, write_record
@@ -38,8 +39,8 @@ def run_queries(
     output: Path,
     *,
     agent: ScriptedAgent | None = None,
-    k1: float = 0.9,
-    b: float = 0.4,
+    k1: float = DEFAULT_K1,
+    b: float = DEFAULT_B,
     options: ToolOptions | None = None,
     timeout_seconds: float | None = None,
     steer_ratio: float = DEFAULT_RATIO,

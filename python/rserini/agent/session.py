@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rserini._core import DEFAULT_B, DEFAULT_K1, Bm25
 from rserini.agent import messages
 from rserini.agent.budget import TimeBudget
 from rserini.agent.cache import CachedSearch, SearchCache
@@ -152,8 +153,8 @@ class SearchSession:
         self,
         index: Index,
         *,
-        k1: float = 0.9,
-        b: float = 0.4,
+        k1: float = DEFAULT_K1,
+        b: float = DEFAULT_B,
         options: ToolOptions | None = None,
         budget: TimeBudget | None = None,
         spill_dir: str | Path | None = None,
@@ -549,9 +550,9 @@ def require_document_store(index: Index) -> None:
 
 
 def check_bm25(k1: float, b: float) -> None:
-    """Refuses BM25 parameters out of range (``ValueError``)."""
-    if not k1 >= 0 or not 0 <= b <= 1:
-        raise ValueError(f"BM25 needs k1 >= 0 and b in [0, 1] (got k1={k1}, b={b})")
+    """Refuses BM25 parameters out of range (:class:`QueryError`, a ``ValueError``), as
+    :class:`rserini.Bm25` does."""
+    Bm25(k1, b)
 
 
 def _optional(**values: object) -> dict[str, object]:

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 
 DESCRIPTION = (
@@ -47,17 +48,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--k1",
         type=float,
         nargs="+",
-        default=[0.9],
+        default=[DEFAULT_K1],
         metavar="X",
-        help="BM25 k1, one or more (paired with --b; default 0.9)",
+        help=f"BM25 k1, one or more (paired with --b; default {DEFAULT_K1:g})",
     )
     p.add_argument(
         "--b",
         type=float,
         nargs="+",
-        default=[0.4],
+        default=[DEFAULT_B],
         metavar="Y",
-        help="BM25 b, one or more (paired with --k1; default 0.4)",
+        help=f"BM25 b, one or more (paired with --k1; default {DEFAULT_B:g})",
     )
     p.add_argument(
         "--qld",
@@ -66,7 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "instead of BM25",
     )
     p.add_argument(
-        "--mu", type=float, default=1000.0, help="Dirichlet mu with --qld (default 1000)"
+        "--mu",
+        type=float,
+        default=DEFAULT_MU,
+        help=f"Dirichlet mu with --qld (default {DEFAULT_MU:g})",
     )
     add_feedback_args(p)
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")

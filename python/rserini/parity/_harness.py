@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from rserini._core import (
+    DEFAULT_B,
+    DEFAULT_K1,
     DOCID_FIELDS,
     Analyzer,
     Index,
@@ -32,7 +34,7 @@ from rserini.pyserini import adjust_ties
 
 StrPath = str | os.PathLike[str]
 
-DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((0.9, 0.4),)
+DEFAULT_SETTINGS: tuple[tuple[float, float], ...] = ((DEFAULT_K1, DEFAULT_B),)
 EXAMPLES = 5
 """How many examples of each kind of difference a report keeps."""
 

@@ -183,8 +183,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("queries"):
         stats.update(_stats(index))
         start = time.perf_counter()
-        settings = spec.get("settings", [[0.9, 0.4]])
-        _search(index, spec["queries"], settings, spec["k"], work, spec.get("mode", {}))
+        _search(index, spec["queries"], spec["settings"], spec["k"], work, spec.get("mode", {}))
         stats["search_seconds"] = time.perf_counter() - start
     with open(work / "stats.json", "w", encoding="utf-8") as f:
         json.dump(stats, f)

@@ -28,6 +28,12 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::fieldnorm;
 
+/// Pyserini's default k1 (Lucene's own `BM25Similarity` uses 1.2).
+pub const DEFAULT_K1: f64 = 0.9;
+
+/// Pyserini's default b (Lucene's own `BM25Similarity` uses 0.75).
+pub const DEFAULT_B: f64 = 0.4;
+
 /// A BM25 variant (see the module docs for the formulas).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Bm25Variant {
@@ -104,14 +110,26 @@ pub enum LengthMode {
 }
 
 impl LengthMode {
+    /// Both modes with their names.
+    pub const ALL: [(&'static str, LengthMode); 2] =
+        [("lucene", LengthMode::Lucene), ("exact", LengthMode::Exact)];
+
     /// Parses `lucene` or `exact`.
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "lucene" => Ok(LengthMode::Lucene),
-            "exact" => Ok(LengthMode::Exact),
-            other => Err(Error::Query(format!(
-                "unknown length mode {other:?}; choose \"lucene\" (Lucene's one-byte norms, as Pyserini) or \"exact\""
-            ))),
+        Self::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, mode)| *mode)
+            .ok_or_else(|| Error::Query(format!(
+                "unknown length mode {name:?}; choose \"lucene\" (Lucene's one-byte norms, as Pyserini) or \"exact\""
+            )))
+    }
+
+    /// The mode's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LengthMode::Lucene => "lucene",
+            LengthMode::Exact => "exact",
         }
     }
 }
@@ -132,11 +150,11 @@ pub struct Bm25Params {
 }
 
 impl Default for Bm25Params {
-    /// Pyserini's defaults: Lucene BM25, k1 = 0.9, b = 0.4, Lucene lengths.
+    /// Pyserini's defaults: Lucene BM25, [`DEFAULT_K1`], [`DEFAULT_B`], Lucene lengths.
     fn default() -> Self {
         Bm25Params {
-            k1: 0.9,
-            b: 0.4,
+            k1: DEFAULT_K1 as f32,
+            b: DEFAULT_B as f32,
             variant: Bm25Variant::Lucene,
             length: LengthMode::Lucene,
             delta: 0.0,
@@ -157,7 +175,7 @@ impl Bm25Params {
         let finite_f32 = |x: f64| (x as f32).is_finite();
         if !(finite_f32(k1) && k1 >= 0.0) {
             return Err(Error::Query(format!(
-                "k1 must be a finite number >= 0, at most {} (float32) (got {k1}); Pyserini's default is 0.9, long documents often want larger values such as 25",
+                "k1 must be a finite number >= 0, at most {} (float32) (got {k1}); Pyserini's default is {DEFAULT_K1}, long documents often want larger values such as 25",
                 f32::MAX
             )));
         }
@@ -382,6 +400,25 @@ pub mod tfidf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_round_trip_and_defaults_are_pyserinis() {
+        for (name, v) in Bm25Variant::ALL {
+            assert_eq!(Bm25Variant::parse(name).unwrap(), v);
+            assert_eq!(v.name(), name);
+        }
+        for (name, m) in LengthMode::ALL {
+            assert_eq!(LengthMode::parse(name).unwrap(), m);
+            assert_eq!(m.name(), name);
+        }
+        assert!(LengthMode::parse("Exact").is_err());
+        let d = Bm25Params::default();
+        assert_eq!((d.k1, d.b), (0.9f32, 0.4f32));
+        assert_eq!(
+            Bm25Params::new(DEFAULT_K1, DEFAULT_B, d.variant, d.length, None).unwrap(),
+            d
+        );
+    }
 
     #[test]
     fn params_are_validated() {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rserini_core::Error;
-use rserini_core::analysis::{Analyzer, AnalyzerConfig, Stemmer, Stopwords, Tokenizer};
+use rserini_core::analysis::{Analyzer, AnalyzerConfig, Choice, Stemmer, Stopwords, Tokenizer};
 
 use crate::errors::CoreResult;
 
@@ -39,28 +39,6 @@ pub struct PyAnalyzer {
     pub inner: Arc<Analyzer>,
 }
 
-fn parse_tokenizer(name: &str) -> Result<Tokenizer, Error> {
-    match name {
-        "standard" => Ok(Tokenizer::Standard),
-        "word" => Ok(Tokenizer::Word),
-        "whitespace" => Ok(Tokenizer::Whitespace),
-        other => Err(Error::Analyzer(format!(
-            "unknown tokenizer {other:?}; choose \"standard\" (Lucene UAX#29), \"word\" (Python \\w+) or \"whitespace\""
-        ))),
-    }
-}
-
-fn parse_stemmer(name: &str) -> Result<Stemmer, Error> {
-    match name {
-        "none" => Ok(Stemmer::None),
-        "porter" => Ok(Stemmer::Porter),
-        "snowball-english" => Ok(Stemmer::SnowballEnglish),
-        other => Err(Error::Analyzer(format!(
-            "unknown stemmer {other:?}; choose \"none\", \"porter\" (Lucene's) or \"snowball-english\""
-        ))),
-    }
-}
-
 /// Builds an analyzer configuration from a preset name and overrides.
 #[allow(clippy::too_many_arguments)]
 pub fn build_config(
@@ -74,7 +52,7 @@ pub fn build_config(
 ) -> Result<AnalyzerConfig, Error> {
     let mut config = AnalyzerConfig::preset(name)?;
     if let Some(t) = tokenizer {
-        config.tokenizer = parse_tokenizer(t)?;
+        config.tokenizer = Tokenizer::parse(t)?;
     }
     if let Some(v) = lowercase {
         config.lowercase = v;
@@ -87,45 +65,28 @@ pub fn build_config(
     }
     if let Some(s) = stopwords {
         config.stopwords = match s {
-            StopwordsArg::Name(n) if n == "none" => Stopwords::None,
-            StopwordsArg::Name(n) if n == "lucene-english" => Stopwords::LuceneEnglish,
-            StopwordsArg::Name(n) => {
-                return Err(Error::Analyzer(format!(
-                    "unknown stopword list {n:?}; choose \"none\" or \"lucene-english\", or give a list of words"
-                )));
-            }
+            StopwordsArg::Name(n) => Stopwords::parse(&n)?,
             StopwordsArg::Words(w) => Stopwords::Custom(w),
         };
     }
     if let Some(s) = stemmer {
-        config.stemmer = parse_stemmer(s)?;
+        config.stemmer = Stemmer::parse(s)?;
     }
     Ok(config)
 }
 
 pub fn config_dict<'py>(py: Python<'py>, config: &AnalyzerConfig) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let tokenizer = match config.tokenizer {
-        Tokenizer::Standard => "standard",
-        Tokenizer::Word => "word",
-        Tokenizer::Whitespace => "whitespace",
-    };
     d.set_item("name", config.preset_name().unwrap_or("custom"))?;
-    d.set_item("tokenizer", tokenizer)?;
+    d.set_item("tokenizer", config.tokenizer.name())?;
     d.set_item("lowercase", config.lowercase)?;
     d.set_item("possessive", config.possessive)?;
     d.set_item("code_subtokens", config.code_subtokens)?;
     match &config.stopwords {
-        Stopwords::None => d.set_item("stopwords", "none")?,
-        Stopwords::LuceneEnglish => d.set_item("stopwords", "lucene-english")?,
         Stopwords::Custom(w) => d.set_item("stopwords", w.clone())?,
+        named => d.set_item("stopwords", named.name())?,
     }
-    let stemmer = match config.stemmer {
-        Stemmer::None => "none",
-        Stemmer::Porter => "porter",
-        Stemmer::SnowballEnglish => "snowball-english",
-    };
-    d.set_item("stemmer", stemmer)?;
+    d.set_item("stemmer", config.stemmer.name())?;
     Ok(d)
 }
 

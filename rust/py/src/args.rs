@@ -7,7 +7,6 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
-use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use rserini_core::{Error, search};
 
 use crate::errors::CoreError;
@@ -59,13 +58,4 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Hits {
         };
         Ok(Hits(checked.map_err(CoreError)?))
     }
-}
-
-/// Checks BM25 parameters as every search does; raises :class:`QueryError`.
-#[pyfunction]
-#[pyo3(signature = (k1, b, *, variant = "lucene", delta = None))]
-pub fn _check_bm25(k1: f64, b: f64, variant: &str, delta: Option<f64>) -> PyResult<()> {
-    let variant = Bm25Variant::parse(variant).map_err(CoreError)?;
-    Bm25Params::new(k1, b, variant, LengthMode::Lucene, delta).map_err(CoreError)?;
-    Ok(())
 }

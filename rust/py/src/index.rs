@@ -10,23 +10,21 @@
 //! GIL released, since a commit holds it for long.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock, mpsc};
+use std::sync::{Arc, Mutex, RwLock};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
 use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats, IndexWriter};
-use rserini_core::qld::QldParams;
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
-use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
+use rserini_core::scoring::{Bm25Params, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
 use rserini_core::{Error, corpus, store, walk};
 
@@ -34,9 +32,11 @@ use crate::analyzer::{PyAnalyzer, config_dict};
 use crate::args::{Hits, Threads};
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
+use crate::pickle;
 use crate::results::{DocidStrings, PyExplanation, explanation, hits, pairs};
+use crate::scoring::{self, PyBm25};
 use crate::snapshot_ids;
-use crate::threads::{self, with_threads};
+use crate::threads::{self, detached};
 
 /// `batch_search`'s result: internal ids and scores, both of shape (queries, k).
 type IdsAndScores<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<f32>>);
@@ -63,35 +63,53 @@ impl AnalyzerArg {
     }
 }
 
-/// Parses the model arguments shared by `search`, `batch_search` and `explain`.
-pub fn model_from(
-    model: &str,
-    variant: &str,
-    k1: f64,
-    b: f64,
-    length: &str,
-    delta: Option<f64>,
-    mu: f64,
-) -> Result<Model, Error> {
-    match model {
-        "bm25" => Ok(Model::Bm25(Bm25Params::new(
-            k1,
-            b,
-            Bm25Variant::parse(variant)?,
-            LengthMode::parse(length)?,
-            delta,
-        )?)),
-        "tfidf" => Ok(Model::TfIdf),
-        "qld" => Ok(Model::Qld(QldParams::new(mu)?)),
-        other => Err(Error::Query(format!(
-            "unknown model {other:?}; choose \"bm25\", \"tfidf\" or \"qld\""
-        ))),
+/// A search's scoring model and top-k algorithm, parsed once per call.
+struct Plan {
+    model: Model,
+    algorithm: Algorithm,
+}
+
+impl Plan {
+    fn new(
+        method: &str,
+        scoring: Option<Bound<'_, PyBm25>>,
+        algorithm: &str,
+        options: Option<Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(Plan {
+            model: scoring::model(method, scoring.as_ref(), options.as_ref())?,
+            algorithm: Algorithm::parse(algorithm).map_err(CoreError)?,
+        })
     }
 }
 
-/// Lucene's BM25 with `k1` and `b`: the first and second stages of feedback.
-fn lucene_bm25(k1: f64, b: f64) -> PyResult<Bm25Params> {
-    Ok(Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None).map_err(CoreError)?)
+/// Rocchio's first-stage BM25 and parameters.
+fn rocchio_params(
+    method: &str,
+    scoring: Option<Bound<'_, PyBm25>>,
+    options: Option<Bound<'_, PyDict>>,
+    counts: [i64; 4],
+    weights: [f64; 3],
+    use_negative: bool,
+) -> PyResult<(Bm25Params, RocchioParams)> {
+    let bm25 = scoring::lucene_bm25(method, "Rocchio", scoring, options)?;
+    let params = RocchioParams::new(counts, weights, use_negative).map_err(CoreError)?;
+    Ok((bm25, params))
+}
+
+/// Rankings as `batch_search` returns them: `(ids, scores)`, `k` columns,
+/// padded with `-1` and `-inf`.
+fn columns(rankings: &[Vec<ScoredDoc>], k: usize) -> (Array2<i32>, Array2<f32>) {
+    let n = rankings.len();
+    let mut ids = Array2::from_elem((n, k), -1i32);
+    let mut scores = Array2::from_elem((n, k), f32::NEG_INFINITY);
+    for (row, docs) in rankings.iter().enumerate() {
+        for (col, d) in docs.iter().take(k).enumerate() {
+            ids[[row, col]] = d.doc as i32;
+            scores[[row, col]] = d.score;
+        }
+    }
+    (ids, scores)
 }
 
 /// Runs a feedback search `search` for every query on `threads` threads and
@@ -105,133 +123,17 @@ fn feedback_rows<'py>(
     index: &Arc<Index>,
     search: impl Fn(&str) -> Result<Vec<ScoredDoc>, Error> + Sync,
 ) -> PyResult<IdsAndScores<'py>> {
-    let (ids, scores) = py
-        .detach(|| {
-            with_threads(threads.map(|t| t.0), || -> Result<_, Error> {
-                let results: Vec<Vec<ScoredDoc>> = queries
-                    .par_iter()
-                    .map(|q| search(q))
-                    .collect::<Result<_, Error>>()?;
-                let mut ids = vec![-1i32; results.len() * k];
-                let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
-                for (row, docs) in results.iter().enumerate() {
-                    for (col, d) in docs.iter().enumerate() {
-                        ids[row * k + col] = d.doc as i32;
-                        scores[row * k + col] = d.score;
-                    }
-                }
-                let n = results.len();
-                Ok((
-                    Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
-                    Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
-                ))
-            })
-        })
-        .map_err(CoreError)?
-        .map_err(CoreError)?;
+    let (ids, scores) = detached(py, threads.map(|t| t.0), || {
+        let rankings: Vec<Vec<ScoredDoc>> = queries
+            .par_iter()
+            .map(|q| search(q))
+            .collect::<Result<_, Error>>()?;
+        Ok(columns(&rankings, k))
+    })?;
     Ok((
         snapshot_ids::bound_array(py, ids, Arc::clone(index))?,
         scores.into_pyarray(py),
     ))
-}
-
-/// Runs `search(i)` for every `i < count` on `threads` threads (all cores
-/// for `None`) and hands each ranking to `found(i, ranking)` on this
-/// thread, which holds the GIL, as soon as it is ready.
-///
-/// Only the GIL's thread can make Python objects, and for deep rankings
-/// that is as much work as the search, so this thread takes part: it
-/// hands over what the other threads found when there is any, and
-/// searches the next query itself (the GIL released) when there is none.
-/// With one thread, it searches and hands over in turn.
-fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
-    py: Python<'_>,
-    threads: Option<usize>,
-    count: usize,
-    search: S,
-    mut found: impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
-) -> PyResult<()> {
-    let shared = Queries {
-        next: AtomicUsize::new(0),
-        count,
-        search,
-    };
-    let shared = &shared;
-    let pool = threads::pool(threads).map_err(CoreError)?;
-    pool.in_place_scope(|scope| shared.run(py, scope, pool.current_num_threads() - 1, &mut found))
-}
-
-/// The queries of one [`search_each`] call.
-struct Queries<S> {
-    /// The next query no thread has taken.
-    next: AtomicUsize,
-    count: usize,
-    search: S,
-}
-
-impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
-    /// Takes the next query, if any is left.
-    fn claim(&self) -> Option<usize> {
-        Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < self.count)
-    }
-
-    /// [`search_each`] with `helpers` threads of `scope` beside this one.
-    fn run<'scope>(
-        &'scope self,
-        py: Python<'_>,
-        scope: &rayon::Scope<'scope>,
-        helpers: usize,
-        found: &mut impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
-    ) -> PyResult<()> {
-        let (sender, mut receiver) = mpsc::channel();
-        for _ in 0..helpers {
-            let sender = sender.clone();
-            scope.spawn(move |_| {
-                while let Some(i) = self.claim() {
-                    if sender.send((i, (self.search)(i))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for _ in 0..self.count {
-            let (i, docs) = match receiver.try_recv() {
-                Ok(ready) => ready,
-                Err(_) => match self.claim() {
-                    Some(i) => (i, py.detach(|| (self.search)(i))),
-                    None => {
-                        let ready;
-                        (receiver, ready) = py.detach(move || {
-                            let ready = receiver.recv().ok();
-                            (receiver, ready)
-                        });
-                        // `None`: a helper panicked; the scope raises it.
-                        let Some(ready) = ready else { break };
-                        ready
-                    }
-                },
-            };
-            if let Err(e) = found(i, docs) {
-                // The helpers stop at their next claim.
-                self.next.store(self.count, Ordering::Relaxed);
-                return Err(e);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Runs `f` without the GIL, on `threads` threads; core errors become
-/// Python exceptions.
-fn detached<T: Send>(
-    py: Python<'_>,
-    threads: Option<usize>,
-    f: impl FnOnce() -> Result<T, Error> + Send,
-) -> PyResult<T> {
-    py.detach(|| with_threads(threads, f))
-        .map_err(CoreError)?
-        .map_err(|e| CoreError(e).into())
 }
 
 fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
@@ -273,7 +175,7 @@ pub struct PyIndex {
 }
 
 impl PyIndex {
-    fn new(index: Index, source: Option<String>) -> Self {
+    pub(crate) fn new(index: Index, source: Option<String>) -> Self {
         let store = index.has_store();
         PyIndex {
             current: RwLock::new(Arc::new(index)),
@@ -285,7 +187,7 @@ impl PyIndex {
     }
 
     /// The current snapshot.
-    fn snapshot(&self) -> Arc<Index> {
+    pub(crate) fn snapshot(&self) -> Arc<Index> {
         self.current.read().expect("not poisoned").clone()
     }
 
@@ -835,32 +737,14 @@ impl PyIndex {
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let py = slf.py();
-        if let Some(path) = slf.get().path() {
-            return Ok((slf.get_type().getattr("load")?, PyTuple::new(py, [path])?));
+        let this = slf.get();
+        match this.path() {
+            Some(path) => Ok((
+                slf.get_type().getattr("load")?,
+                PyTuple::new(slf.py(), [path])?,
+            )),
+            None => pickle::in_memory(slf.py(), &this.snapshot(), this.source.clone()),
         }
-        let index = slf.get().snapshot();
-        let source = slf.get().source.clone();
-        let files = detached(py, None, || {
-            let scratch = scratch_dir()?;
-            let saved = store::save(&index, scratch.path(), source.clone());
-            saved.and_then(|_| read_folder(scratch.path()))
-        })?;
-        let dict = PyDict::new(py);
-        for (name, bytes) in files {
-            dict.set_item(name, PyBytes::new(py, &bytes))?;
-        }
-        let from_files = py.import("rserini._core")?.getattr("_index_from_files")?;
-        Ok((
-            from_files,
-            PyTuple::new(
-                py,
-                [
-                    dict.into_any(),
-                    slf.get().source.clone().into_pyobject(py)?.into_any(),
-                ],
-            )?,
-        ))
     }
 
     /// The original fields of a stored document (its JSON object, or
@@ -948,27 +832,23 @@ impl PyIndex {
     ///     The query text, analyzed as the documents were.
     /// k
     ///     The number of hits (any positive number: 1000 is as cheap per hit as 10).
-    /// model
-    ///     ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
-    ///     (query likelihood with Dirichlet smoothing, as Lucene's
-    ///     ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
-    /// variant
-    ///     The BM25 variant: ``"lucene"`` (Pyserini's), ``"robertson"``, ``"atire"``,
-    ///     ``"bm25l"`` or ``"bm25+"``.
-    /// k1, b
-    ///     BM25's term-frequency saturation (``k1 >= 0``) and length normalisation
-    ///     (``0 <= b <= 1``); 0.9 and 0.4 are Pyserini's defaults.
-    /// length
-    ///     ``"lucene"``: Lucene's one-byte document-length norm and statistics, as
-    ///     Pyserini; ``"exact"``: exact token counts.
-    /// delta
-    ///     The delta of ``bm25l`` (default 0.5) and ``bm25+`` (default 1.0).
-    /// mu
-    ///     The Dirichlet prior of ``"qld"`` (Pyserini's default 1000).
+    /// scoring
+    ///     A :class:`Bm25`: BM25's parameters as one value. Give it or the keywords
+    ///     below, not both (a ``TypeError``).
     /// algorithm
     ///     How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
     ///     block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
     ///     ``"auto"`` picks the fastest.
+    /// model
+    ///     ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
+    ///     (query likelihood with Dirichlet smoothing, as Lucene's
+    ///     ``LMDirichletSimilarity``: Pyserini's ``set_qld``; scored exhaustively).
+    /// variant, k1, b, length, delta
+    ///     BM25's parameters as keywords, each as :class:`Bm25` takes it (``k1=1.2``
+    ///     is ``scoring=Bm25(k1=1.2)``); ``k1`` and ``b`` default to
+    ///     :data:`DEFAULT_K1` and :data:`DEFAULT_B` (0.9 and 0.4, Pyserini's).
+    /// mu
+    ///     The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
     ///
     /// Returns
     /// -------
@@ -982,49 +862,40 @@ impl PyIndex {
     ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
     ///     negative or not finite.
     /// TypeError
-    ///     For a ``k`` that is not an int.
-    #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
-    #[allow(clippy::too_many_arguments)]
+    ///     For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
+    ///     and a keyword of it.
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', **options)")]
     fn search<'py>(
         &self,
         py: Python<'py>,
         query: &Bound<'py, PyAny>,
         k: Hits,
-        model: &str,
-        variant: &str,
-        k1: f64,
-        b: f64,
-        length: &str,
-        delta: Option<f64>,
-        mu: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
-        let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
+        let plan = Plan::new("Index.search", scoring, algorithm, options)?;
+        let (index, docs) = self.ranked(py, query, k, &plan)?;
         hits(py, &index, &self.docids, &docs)
     }
 
     /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
     /// objects: the cheapest way to a deep ranking (evaluation, fusion).
     /// Parameters and errors as ``search``.
-    #[pyo3(signature = (query, k = Hits(10), *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, query, k=10, *, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', **options)")]
     fn search_pairs<'py>(
         &self,
         py: Python<'py>,
         query: &Bound<'py, PyAny>,
         k: Hits,
-        model: &str,
-        variant: &str,
-        k1: f64,
-        b: f64,
-        length: &str,
-        delta: Option<f64>,
-        mu: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
-        let (index, docs) = self.ranked(py, query, k, &model, algorithm)?;
+        let plan = Plan::new("Index.search_pairs", scoring, algorithm, options)?;
+        let (index, docs) = self.ranked(py, query, k, &plan)?;
         pairs(py, &index, &self.docids, &docs)
     }
 
@@ -1034,7 +905,10 @@ impl PyIndex {
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
     /// snapshot searched even after a commit; an empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
         &self,
@@ -1042,41 +916,19 @@ impl PyIndex {
         queries: &Bound<'py, PyAny>,
         k: Hits,
         threads: Option<Threads>,
-        model: &str,
-        variant: &str,
-        k1: f64,
-        b: f64,
-        length: &str,
-        delta: Option<f64>,
-        mu: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = k.0.min(index.len());
-        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
-        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
-        let (ids, scores) = py
-            .detach(|| {
-                with_threads(threads.map(|t| t.0), || {
-                    let results = search::batch_search(&index, &owned, k, &model, algorithm);
-                    let mut ids = vec![-1i32; results.len() * k];
-                    let mut scores = vec![f32::NEG_INFINITY; results.len() * k];
-                    for (row, docs) in results.iter().enumerate() {
-                        for (col, d) in docs.iter().enumerate() {
-                            ids[row * k + col] = d.doc as i32;
-                            scores[row * k + col] = d.score;
-                        }
-                    }
-                    let n = results.len();
-                    (
-                        Array2::from_shape_vec((n, k), ids).expect("n*k elements"),
-                        Array2::from_shape_vec((n, k), scores).expect("n*k elements"),
-                    )
-                })
-            })
-            .map_err(CoreError)?;
+        let plan = Plan::new("Index.batch_search", scoring, algorithm, options)?;
+        let (ids, scores) = detached(py, threads.map(|t| t.0), || {
+            let rankings = search::batch_search(&index, &owned, k, &plan.model, plan.algorithm);
+            Ok(columns(&rankings, k))
+        })?;
         Ok((
             snapshot_ids::bound_array(py, ids, index)?,
             scores.into_pyarray(py),
@@ -1087,7 +939,10 @@ impl PyIndex {
     /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
     /// The calling thread makes the tuples of each ranking as soon as it is found,
     /// and searches too (without the GIL) while none is waiting.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0, algorithm = "auto"), text_signature = "($self, queries, k=1000, *, threads=None, model=\"bm25\", variant=\"lucene\", k1=0.9, b=0.4, length=\"lucene\", delta=None, mu=1000.0, algorithm=\"auto\")")]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
         &self,
@@ -1095,26 +950,19 @@ impl PyIndex {
         queries: &Bound<'py, PyAny>,
         k: Hits,
         threads: Option<Threads>,
-        model: &str,
-        variant: &str,
-        k1: f64,
-        b: f64,
-        length: &str,
-        delta: Option<f64>,
-        mu: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
-        let k = k.0;
-        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
-        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
+        let plan = Plan::new("Index.batch_search_pairs", scoring, algorithm, options)?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
-        search_each(
+        threads::search_each(
             py,
             threads.map(|t| t.0),
             owned.len(),
-            |i| search::search_with(&index, &owned[i], k, &model, algorithm),
+            |i| search::search_with(&index, &owned[i], k.0, &plan.model, plan.algorithm),
             |i, docs| out.set_item(i, pairs(py, &index, &self.docids, &docs)?),
         )?;
         Ok(out)
@@ -1124,38 +972,38 @@ impl PyIndex {
     /// query and document frequencies, idf and share, with the formula; ``str()``
     /// prints it. Parameters as ``search``; an unknown docid raises
     /// ``UnknownDocidError``.
-    #[pyo3(signature = (query, docid, *, model = "bm25", variant = "lucene", k1 = 0.9, b = 0.4, length = "lucene", delta = None, mu = 1000.0))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (query, docid, *, scoring = None, **options))]
+    #[pyo3(text_signature = "($self, query, docid, *, scoring=None, **options)")]
     fn explain(
         &self,
         py: Python<'_>,
         query: &Bound<'_, PyAny>,
         docid: &str,
-        model: &str,
-        variant: &str,
-        k1: f64,
-        b: f64,
-        length: &str,
-        delta: Option<f64>,
-        mu: f64,
+        scoring: Option<Bound<'_, PyBm25>>,
+        options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<PyExplanation> {
         let query = query_text(query)?;
-        let model = model_from(model, variant, k1, b, length, delta, mu).map_err(CoreError)?;
+        let model = scoring::model("Index.explain", scoring.as_ref(), options.as_ref())?;
         let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
         explanation(py, e)
     }
 
     /// RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
-    /// queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage, then the
-    /// expanded query; returns ``(ids, scores)`` as ``batch_search``.
+    /// queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1`` and
+    /// ``b`` as keywords), then the expanded query; returns ``(ids, scores)`` as
+    /// ``batch_search``.
     ///
     /// Raises
     /// ------
     /// QueryError
     ///     For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
-    ///     ``original_query_weight`` outside [0, 1], or an index without a
+    ///     ``original_query_weight`` outside [0, 1], a ``scoring`` of another
+    ///     variant or length mode than ``"lucene"``, or an index without a
     ///     document store (rebuild it with ``store=True``).
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True)")]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true, **options))]
+    #[pyo3(
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rm3<'py>(
         &self,
@@ -1163,17 +1011,17 @@ impl PyIndex {
         queries: &Bound<'py, PyAny>,
         k: Hits,
         threads: Option<Threads>,
-        k1: f64,
-        b: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         fb_terms: i64,
         fb_docs: i64,
         original_query_weight: f64,
         filter_terms: bool,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         let k = k.0.min(index.len().max(1));
-        let bm25 = lucene_bm25(k1, b)?;
+        let bm25 = scoring::lucene_bm25("Index.batch_search_rm3", "RM3", scoring, options)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
         feedback_rows(py, &owned, k, threads, &index, |q| {
@@ -1182,15 +1030,20 @@ impl PyIndex {
     }
 
     /// Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
-    /// many queries in parallel: a Lucene BM25 (``k1``, ``b``) first stage to depth
-    /// ``k``, then the new query; returns ``(ids, scores)`` as ``batch_search``.
+    /// many queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1``
+    /// and ``b`` as keywords) to depth ``k``, then the new query; returns
+    /// ``(ids, scores)`` as ``batch_search``.
     ///
     /// Raises
     /// ------
     /// QueryError
-    ///     For ``k <= 0``, a count below 1, a weight outside [0, 1], or an index
+    ///     For ``k <= 0``, a count below 1, a weight outside [0, 1], a ``scoring``
+    ///     of another variant or length mode than ``"lucene"``, or an index
     ///     without a document store (rebuild it with ``store=True``).
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, queries, k=1000, *, threads=None, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false, **options))]
+    #[pyo3(
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_rocchio<'py>(
         &self,
@@ -1198,8 +1051,7 @@ impl PyIndex {
         queries: &Bound<'py, PyAny>,
         k: Hits,
         threads: Option<Threads>,
-        k1: f64,
-        b: f64,
+        scoring: Option<Bound<'py, PyBm25>>,
         top_fb_terms: i64,
         top_fb_docs: i64,
         bottom_fb_terms: i64,
@@ -1208,17 +1060,19 @@ impl PyIndex {
         beta: f64,
         gamma: f64,
         use_negative: bool,
+        options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         let k = k.0.min(index.len().max(1));
-        let bm25 = lucene_bm25(k1, b)?;
-        let params = RocchioParams::new(
+        let (bm25, params) = rocchio_params(
+            "Index.batch_search_rocchio",
+            scoring,
+            options,
             [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
             [alpha, beta, gamma],
             use_negative,
-        )
-        .map_err(CoreError)?;
+        )?;
         feedback_rows(py, &owned, k, threads, &index, |q| {
             rocchio::search(&index, q, k, &bm25, &params, Algorithm::Auto)
         })
@@ -1226,15 +1080,17 @@ impl PyIndex {
 
     /// The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
     /// weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``.
-    #[pyo3(signature = (query, k = Hits(1000), *, k1 = 0.9, b = 0.4, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false), text_signature = "($self, query, k=1000, *, k1=0.9, b=0.4, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False)")]
+    #[pyo3(signature = (query, k = Hits(1000), *, scoring = None, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false, **options))]
+    #[pyo3(
+        text_signature = "($self, query, k=1000, *, scoring=None, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn rocchio_query(
         &self,
         py: Python<'_>,
         query: &str,
         k: Hits,
-        k1: f64,
-        b: f64,
+        scoring: Option<Bound<'_, PyBm25>>,
         top_fb_terms: i64,
         top_fb_docs: i64,
         bottom_fb_terms: i64,
@@ -1243,39 +1099,43 @@ impl PyIndex {
         beta: f64,
         gamma: f64,
         use_negative: bool,
+        options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
-        let k = k.0;
-        let bm25 = lucene_bm25(k1, b)?;
-        let params = RocchioParams::new(
+        let (bm25, params) = rocchio_params(
+            "Index.rocchio_query",
+            scoring,
+            options,
             [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
             [alpha, beta, gamma],
             use_negative,
-        )
-        .map_err(CoreError)?;
+        )?;
         Ok(py
-            .detach(|| rocchio::expanded_query(&index, query, k, &bm25, &params, Algorithm::Auto))
+            .detach(|| rocchio::expanded_query(&index, query, k.0, &bm25, &params, Algorithm::Auto))
             .map_err(CoreError)?)
     }
 
     /// The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
     /// ascending order: the boosts of the second-stage BM25 query. Raises as
     /// ``batch_search_rm3``.
-    #[pyo3(signature = (query, *, k1 = 0.9, b = 0.4, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true))]
+    #[pyo3(signature = (query, *, scoring = None, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true, **options))]
+    #[pyo3(
+        text_signature = "($self, query, *, scoring=None, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn rm3_query(
         &self,
         py: Python<'_>,
         query: &str,
-        k1: f64,
-        b: f64,
+        scoring: Option<Bound<'_, PyBm25>>,
         fb_terms: i64,
         fb_docs: i64,
         original_query_weight: f64,
         filter_terms: bool,
+        options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Vec<(String, f32)>> {
         let index = self.snapshot();
-        let bm25 = lucene_bm25(k1, b)?;
+        let bm25 = scoring::lucene_bm25("Index.rm3_query", "RM3", scoring, options)?;
         let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
             .map_err(CoreError)?;
         Ok(py
@@ -1323,14 +1183,12 @@ impl PyIndex {
         py: Python<'_>,
         query: &Bound<'_, PyAny>,
         k: Hits,
-        model: &Model,
-        algorithm: &str,
+        plan: &Plan,
     ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
         let query = nonempty_query(query_text(query)?)?;
-        let k = k.0;
-        let algorithm = Algorithm::parse(algorithm).map_err(CoreError)?;
         let index = self.snapshot();
-        let docs = py.detach(|| search::search_with(&index, &query, k, model, algorithm));
+        let docs =
+            py.detach(|| search::search_with(&index, &query, k.0, &plan.model, plan.algorithm));
         Ok((index, docs))
     }
 }
@@ -1347,54 +1205,6 @@ fn query_list(queries: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         owned.push(query_text(&q?)?);
     }
     Ok(owned)
-}
-
-/// A fresh scratch folder under the system's temporary folder, created
-/// exclusively and private to this user (a predictable name there could be
-/// planted by another user), removed on drop.
-fn scratch_dir() -> Result<tempfile::TempDir, Error> {
-    tempfile::Builder::new()
-        .prefix("rserini-pickle-")
-        .tempdir()
-        .map_err(|e| Error::io(std::env::temp_dir(), e))
-}
-
-/// Every file of a folder, by name.
-fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
-        out.push((name, bytes));
-    }
-    Ok(out)
-}
-
-/// Rebuilds an in-memory index from its pickled files.
-#[pyfunction]
-#[pyo3(signature = (files, source = None))]
-pub fn _index_from_files(
-    py: Python<'_>,
-    files: std::collections::HashMap<String, Vec<u8>>,
-    source: Option<String>,
-) -> PyResult<PyIndex> {
-    let index = detached(py, None, || {
-        // The folder is removed when `scratch` drops.
-        let scratch = scratch_dir()?;
-        let dir = scratch.path();
-        for (name, bytes) in &files {
-            if name.contains(['/', '\\']) || name.starts_with('.') {
-                return Err(Error::corrupted(
-                    dir,
-                    format!("bad file name {name:?} in a pickle"),
-                ));
-            }
-            std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
-        }
-        store::load(dir, false)?.in_memory()
-    })?;
-    Ok(PyIndex::new(index, source))
 }
 
 /// Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file.

@@ -10,8 +10,10 @@ mod errors;
 mod fusion;
 mod index;
 mod lexical;
+mod pickle;
 mod project;
 mod results;
+mod scoring;
 mod snapshot_ids;
 mod threads;
 
@@ -23,22 +25,24 @@ mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
     #[pymodule_export]
-    use crate::args::_check_bm25;
-    #[pymodule_export]
     use crate::corpus::{beir_files, corpus_files, document_fields, read_documents};
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
-    use crate::index::{_index_from_files, PyIndex, read_queries};
+    use crate::index::{PyIndex, read_queries};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
         PyTfidfArm,
     };
     #[pymodule_export]
+    use crate::pickle::_index_from_files;
+    #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
+    #[pymodule_export]
+    use crate::scoring::PyBm25;
 
     use super::*;
 
@@ -52,6 +56,7 @@ mod _core {
             "DOCID_FIELDS",
             pyo3::types::PyTuple::new(m.py(), rserini_core::document::ID_FIELDS)?,
         )?;
+        crate::scoring::add_constants(m)?;
         Ok(())
     }
 }

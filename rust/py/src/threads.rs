@@ -9,12 +9,19 @@
 //! Pools are kept between calls (their threads keep per-thread search scratch
 //! space warm), but only the [`KEPT`] most recently used sizes: each
 //! distinct `threads=N` would otherwise leave N threads alive for good.
+//!
+//! [`search_each`] shares the work with the thread holding the GIL, which
+//! alone can turn rankings into Python objects.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once, mpsc};
 
+use pyo3::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use rserini_core::Error;
+use rserini_core::search::ScoredDoc;
+
+use crate::errors::CoreError;
 
 /// How many pools (distinct sizes) stay alive between calls.
 const KEPT: usize = 3;
@@ -130,4 +137,103 @@ pub fn with_threads<T: Send>(
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, Error> {
     Ok(pool(threads)?.install(f))
+}
+
+/// Runs `search(i)` for every `i < count` on `threads` threads (all cores
+/// for `None`) and hands each ranking to `found(i, ranking)` on this
+/// thread, which holds the GIL, as soon as it is ready.
+///
+/// Only the GIL's thread can make Python objects, and for deep rankings
+/// that is as much work as the search, so this thread takes part: it
+/// hands over what the other threads found when there is any, and
+/// searches the next query itself (the GIL released) when there is none.
+/// With one thread, it searches and hands over in turn.
+pub fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    count: usize,
+    search: S,
+    mut found: impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
+) -> PyResult<()> {
+    let shared = Queries {
+        next: AtomicUsize::new(0),
+        count,
+        search,
+    };
+    let shared = &shared;
+    let pool = pool(threads).map_err(CoreError)?;
+    pool.in_place_scope(|scope| shared.run(py, scope, pool.current_num_threads() - 1, &mut found))
+}
+
+/// The queries of one [`search_each`] call.
+struct Queries<S> {
+    /// The next query no thread has taken.
+    next: AtomicUsize,
+    count: usize,
+    search: S,
+}
+
+impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
+    /// Takes the next query, if any is left.
+    fn claim(&self) -> Option<usize> {
+        Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < self.count)
+    }
+
+    /// [`search_each`] with `helpers` threads of `scope` beside this one.
+    fn run<'scope>(
+        &'scope self,
+        py: Python<'_>,
+        scope: &rayon::Scope<'scope>,
+        helpers: usize,
+        found: &mut impl FnMut(usize, Vec<ScoredDoc>) -> PyResult<()>,
+    ) -> PyResult<()> {
+        let (sender, mut receiver) = mpsc::channel();
+        for _ in 0..helpers {
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                while let Some(i) = self.claim() {
+                    if sender.send((i, (self.search)(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for _ in 0..self.count {
+            let (i, docs) = match receiver.try_recv() {
+                Ok(ready) => ready,
+                Err(_) => match self.claim() {
+                    Some(i) => (i, py.detach(|| (self.search)(i))),
+                    None => {
+                        let ready;
+                        (receiver, ready) = py.detach(move || {
+                            let ready = receiver.recv().ok();
+                            (receiver, ready)
+                        });
+                        // `None`: a helper panicked; the scope raises it.
+                        let Some(ready) = ready else { break };
+                        ready
+                    }
+                },
+            };
+            if let Err(e) = found(i, docs) {
+                // The helpers stop at their next claim.
+                self.next.store(self.count, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `f` without the GIL, on `threads` threads; core errors become
+/// Python exceptions.
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    py.detach(|| with_threads(threads, f))
+        .map_err(CoreError)?
+        .map_err(|e| CoreError(e).into())
 }

@@ -66,6 +66,87 @@ pub enum Stopwords {
     Custom(Vec<String>),
 }
 
+/// An analysis step chosen by name (the tokenizer, the stemmer), as index
+/// metadata and Python spell it.
+pub trait Choice: Copy + PartialEq + 'static {
+    /// Every choice with its name.
+    const ALL: &'static [(&'static str, Self)];
+
+    /// The error for a name that is none of [`Choice::ALL`].
+    fn unknown(name: &str) -> Error;
+
+    /// The choice named `name`.
+    fn parse(name: &str) -> Result<Self> {
+        Self::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| Self::unknown(name))
+    }
+
+    /// The choice's name.
+    fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map(|(n, _)| *n)
+            .expect("ALL lists every choice")
+    }
+}
+
+impl Choice for Tokenizer {
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("standard", Tokenizer::Standard),
+        ("word", Tokenizer::Word),
+        ("whitespace", Tokenizer::Whitespace),
+    ];
+
+    fn unknown(name: &str) -> Error {
+        Error::Analyzer(format!(
+            "unknown tokenizer {name:?}; choose \"standard\" (Lucene UAX#29), \"word\" (Python \\w+) or \"whitespace\""
+        ))
+    }
+}
+
+impl Choice for Stemmer {
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("none", Stemmer::None),
+        ("porter", Stemmer::Porter),
+        ("snowball-english", Stemmer::SnowballEnglish),
+    ];
+
+    fn unknown(name: &str) -> Error {
+        Error::Analyzer(format!(
+            "unknown stemmer {name:?}; choose \"none\", \"porter\" (Lucene's) or \"snowball-english\""
+        ))
+    }
+}
+
+impl Stopwords {
+    /// The names of the built-in lists (a custom list has no name).
+    pub const NAMED: [&'static str; 2] = ["none", "lucene-english"];
+
+    /// The built-in list named `name`.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "none" => Ok(Stopwords::None),
+            "lucene-english" => Ok(Stopwords::LuceneEnglish),
+            _ => Err(Error::Analyzer(format!(
+                "unknown stopword list {name:?}; choose \"none\" or \"lucene-english\", or give a list of words"
+            ))),
+        }
+    }
+
+    /// The name of a built-in list; `None` for a custom one.
+    pub fn name(&self) -> Option<&'static str> {
+        match self {
+            Stopwords::None => Some("none"),
+            Stopwords::LuceneEnglish => Some("lucene-english"),
+            Stopwords::Custom(_) => None,
+        }
+    }
+}
+
 /// A full description of an analysis chain; serialised into index metadata.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalyzerConfig {
@@ -369,5 +450,27 @@ mod tests {
                 "example.com"
             ]
         );
+    }
+
+    /// Every name of `T` parses to its choice and back; near misses do not.
+    fn round_trips<T: Choice + std::fmt::Debug>() {
+        for &(name, choice) in T::ALL {
+            assert_eq!(T::parse(name).unwrap(), choice);
+            assert_eq!(choice.name(), name);
+        }
+        for bad in ["", "Standard", "snowball", "none "] {
+            assert!(T::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn option_names_round_trip() {
+        round_trips::<Tokenizer>();
+        round_trips::<Stemmer>();
+        for name in Stopwords::NAMED {
+            assert_eq!(Stopwords::parse(name).unwrap().name(), Some(name));
+        }
+        assert_eq!(Stopwords::Custom(vec!["a".into()]).name(), None);
+        assert!(Stopwords::parse("english").is_err());
     }
 }

@@ -1,0 +1,82 @@
+//! Pickling an in-memory `Index`: its saved files travel as bytes and are
+//! loaded back from a private scratch folder. (A saved index pickles as its
+//! path, in `index.rs`.)
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+use rserini_core::index::Index;
+use rserini_core::{Error, store};
+
+use crate::index::PyIndex;
+use crate::threads::detached;
+
+/// `__reduce__` of an in-memory index: `_index_from_files(files, source)`.
+pub fn in_memory<'py>(
+    py: Python<'py>,
+    index: &Arc<Index>,
+    source: Option<String>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    let files = detached(py, None, || {
+        let scratch = scratch_dir()?;
+        let saved = store::save(index, scratch.path(), source.clone());
+        saved.and_then(|_| read_folder(scratch.path()))
+    })?;
+    let dict = PyDict::new(py);
+    for (name, bytes) in files {
+        dict.set_item(name, PyBytes::new(py, &bytes))?;
+    }
+    let from_files = py.import("rserini._core")?.getattr("_index_from_files")?;
+    let args = [dict.into_any(), source.into_pyobject(py)?.into_any()];
+    Ok((from_files, PyTuple::new(py, args)?))
+}
+
+/// A fresh scratch folder under the system's temporary folder, created
+/// exclusively and private to this user (a predictable name there could be
+/// planted by another user), removed on drop.
+fn scratch_dir() -> Result<tempfile::TempDir, Error> {
+    tempfile::Builder::new()
+        .prefix("rserini-pickle-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))
+}
+
+/// Every file of a folder, by name.
+fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+        out.push((name, bytes));
+    }
+    Ok(out)
+}
+
+/// Rebuilds an in-memory index from its pickled files.
+#[pyfunction]
+#[pyo3(signature = (files, source = None))]
+pub fn _index_from_files(
+    py: Python<'_>,
+    files: HashMap<String, Vec<u8>>,
+    source: Option<String>,
+) -> PyResult<PyIndex> {
+    let index = detached(py, None, || {
+        // The folder is removed when `scratch` drops.
+        let scratch = scratch_dir()?;
+        let dir = scratch.path();
+        for (name, bytes) in &files {
+            if name.contains(['/', '\\']) || name.starts_with('.') {
+                return Err(Error::corrupted(
+                    dir,
+                    format!("bad file name {name:?} in a pickle"),
+                ));
+            }
+            std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
+        }
+        store::load(dir, false)?.in_memory()
+    })?;
+    Ok(PyIndex::new(index, source))
+}
