@@ -45,6 +45,7 @@ pub mod segment;
 pub mod store;
 mod token_cache;
 pub mod walk;
+pub mod writer;
 
 pub use error::{Error, Result};
 

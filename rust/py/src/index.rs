@@ -21,11 +21,12 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
-use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats, IndexWriter};
+use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats};
 use rserini_core::rm3::{self, Rm3Params};
 use rserini_core::rocchio::{self, RocchioParams};
 use rserini_core::scoring::{Bm25Params, LengthMode};
 use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
+use rserini_core::writer::IndexWriter;
 use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};

@@ -101,3 +101,12 @@ impl LiveSegment {
         self.name.as_deref()
     }
 }
+
+/// Every term of `segments` once, in order, with the ordinal it has in each.
+pub(super) fn term_union(segments: &[LiveSegment]) -> fst::map::Union<'_> {
+    let mut union = fst::map::OpBuilder::new();
+    for s in segments {
+        union = union.add(&s.data.terms);
+    }
+    union.union()
+}

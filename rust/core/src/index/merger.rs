@@ -1,6 +1,7 @@
 //! Merging segments: their live documents into one new segment, straight
 //! from their postings.
 
+use super::live_segment::term_union;
 use super::{Index, LiveSegment};
 use crate::docstore::{DocStoreWriter, StoredDoc};
 use crate::error::{Error, Result};
@@ -16,15 +17,6 @@ impl Index {
             };
         Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
     }
-}
-
-/// Every term of `segments` once, in order, with the ordinal it has in each.
-pub(super) fn term_union(segments: &[LiveSegment]) -> fst::map::Union<'_> {
-    let mut union = fst::map::OpBuilder::new();
-    for s in segments {
-        union = union.add(&s.data.terms);
-    }
-    union.union()
 }
 
 /// Merges the live documents of `segments`, in order, into one new segment,

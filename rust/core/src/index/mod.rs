@@ -13,9 +13,9 @@
 //!
 //! Files: `builder.rs` streams documents into a new index, `duplicates.rs`
 //! keeps docids unique, `changes.rs` applies deletions and additions,
-//! `merge_policy.rs` chooses the segments to merge, `merger.rs` merges
-//! them, and `writer.rs` ([`IndexWriter`]) runs a transaction of changes
-//! beside other writers.
+//! `merge_policy.rs` chooses the segments to merge and `merger.rs` merges
+//! them. A transaction of changes beside other writers is
+//! [`crate::writer::IndexWriter`]'s.
 
 mod builder;
 mod changes;
@@ -25,7 +25,6 @@ mod merge_policy;
 mod merger;
 #[cfg(test)]
 mod tests;
-mod writer;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -41,9 +40,8 @@ use crate::scoring::{CollectionStats, LengthMode};
 pub use builder::{DEFAULT_MEMORY_BUDGET, IndexBuilder};
 pub use duplicates::Duplicates;
 pub use live_segment::LiveSegment;
+use live_segment::term_union;
 pub use merge_policy::{MAX_DELETED_SHARE, MAX_SEGMENTS};
-use merger::term_union;
-pub use writer::IndexWriter;
 
 /// Documents per batch when building from an in-memory list.
 const BUILD_BATCH: usize = 50_000;

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::segment_files::KINDS;
-use super::{FORMAT_VERSION, META_FILE, OLDEST_FORMAT_VERSION};
+use super::{FORMAT_VERSION, KINDS, META_FILE, OLDEST_FORMAT_VERSION};
 use crate::analysis::AnalyzerConfig;
 use crate::error::{Error, Result};
 use crate::safe_fs;

@@ -62,3 +62,7 @@ pub const OLDEST_FORMAT_VERSION: u32 = 1;
 pub const CRC_ON_LOAD_MAX: u64 = 64 << 20;
 const META_FILE: &str = "meta.json";
 const LOCK_FILE: &str = "write.lock";
+/// The per-segment files, in write order.
+const KINDS: [&str; 9] = [
+    "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",
+];

@@ -5,11 +5,12 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
+use super::KINDS;
 use super::footer::with_footer;
 use super::meta::{
     FileEntry, IndexMeta, SegmentMeta, is_rserini_meta, meta_json, read_meta, sealed,
 };
-use super::segment_files::{KINDS, segment_payloads};
+use super::segment_files::segment_payloads;
 use super::write_lock::{WriteLock, lock};
 use super::{FORMAT_VERSION, LOCK_FILE, META_FILE};
 use crate::error::{Error, Result};

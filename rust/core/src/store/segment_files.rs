@@ -17,12 +17,7 @@ use crate::postings::{self, TermTable};
 use crate::safe_fs;
 use crate::segment::{Deletions, DocIds, SegmentData};
 
-/// The per-segment files, in write order.
-pub(super) const KINDS: [&str; 9] = [
-    "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",
-];
-
-/// The payload of each per-segment file, in [`KINDS`] order.
+/// The payload of each per-segment file, in `KINDS` order.
 pub(super) fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
     vec![
         Some(data.docids.bytes().to_vec()),

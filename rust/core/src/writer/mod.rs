@@ -13,9 +13,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Duplicates, Index};
 use crate::document::Doc;
 use crate::error::{Error, Result};
+use crate::index::{Duplicates, Index};
 use crate::store::{self, WriteLock};
 
 /// Changes to an index, applied together by [`IndexWriter::commit`].
@@ -244,5 +244,4 @@ impl IndexWriter {
 }
 
 #[cfg(test)]
-#[path = "writer_tests.rs"]
 mod tests;
