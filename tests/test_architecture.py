@@ -389,3 +389,14 @@ def test_the_reader_sees_paths_comments_and_test_modules() -> None:
     edges = dependencies(crate)
     assert {(e.source, e.target) for e in edges} == {(("p", "q"), ("r",)), (("r",), ("p", "q"))}
     assert list(cycles(edges, lambda m: m)) == [frozenset({("p", "q"), ("r",)})]
+
+
+def test_the_architecture_tour_names_files_that_exist():
+    """ARCHITECTURE.md names each step's file; a move that forgets the tour fails here."""
+    repo = CORE.parents[2]
+    tour = (repo / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    roots = [CORE, repo / "rust" / "py" / "src", repo / "python" / "rserini", repo]
+    named = set(re.findall(r"`([\w./-]+(?:\.rs|\.py|\.md|/))`", tour))
+    assert len(named) > 40, named
+    missing = sorted(n for n in named if not any((root / n).exists() for root in roots))
+    assert not missing, f"ARCHITECTURE.md names files that do not exist: {missing}"
