@@ -38,6 +38,7 @@ pub mod lexical_store;
 pub mod postings;
 pub mod pruned;
 pub mod qld;
+pub mod reorder;
 pub mod rm3;
 pub mod rocchio;
 pub mod safe_fs;
