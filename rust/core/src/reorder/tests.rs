@@ -22,7 +22,7 @@ fn planted(seed: u64, docs: usize, clusters: u32, per_doc: usize) -> (Vec<Vec<u3
         let mut terms: Vec<u32> = (0..per_doc)
             .map(|_| {
                 let r = next();
-                if r % 8 == 0 {
+                if r.is_multiple_of(8) {
                     clusters * vocab + (r >> 8) as u32 % shared
                 } else {
                     cluster * vocab + (r >> 8) as u32 % vocab
@@ -151,7 +151,7 @@ fn corpus(seed: u64, docs: usize, vocab: u64) -> Vec<Doc> {
             let words: Vec<String> = (0..len)
                 .map(|_| {
                     let r = next() % vocab;
-                    let w = if next() % 4 == 0 {
+                    let w = if next().is_multiple_of(4) {
                         r * r / vocab
                     } else {
                         r / 5 * 5 + group
