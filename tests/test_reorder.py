@@ -5,8 +5,6 @@ bitwise-equal scores) on every query of the real collections, whatever the algor
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +12,7 @@ import pytest
 
 import rserini
 from support import TINY, collection
+from test_cli import rserini as rserini_cli
 
 BM25 = [{}, {"k1": 1.2, "b": 0.75}]  # rserini's defaults (Pyserini's), then Lucene's
 ALGORITHMS = ("exhaustive", "maxscore", "bmw", "auto")
@@ -110,15 +109,6 @@ def test_an_unknown_reorder_is_a_value_error() -> None:
         rserini.Index.build(TINY, reorder="random")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown reorder"):
         rserini.Index.from_jsonl(source("adi"), reorder="BP", progress=False)  # type: ignore[arg-type]
-
-
-def rserini_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rserini", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_cli_index_reorder_bp(tmp_path: Path) -> None:

@@ -199,16 +199,6 @@ const ALGORITHMS: [Algorithm; 4] = [
     Algorithm::Auto,
 ];
 
-fn variant(i: usize) -> Bm25Variant {
-    [
-        Bm25Variant::Lucene,
-        Bm25Variant::Robertson,
-        Bm25Variant::Atire,
-        Bm25Variant::Bm25L,
-        Bm25Variant::Bm25Plus,
-    ][i % 5]
-}
-
 #[test]
 fn a_reordered_index_moves_documents_and_keeps_every_result() {
     let docs = corpus(3, 3000, 200);
@@ -256,38 +246,53 @@ fn a_reordered_index_moves_documents_and_keeps_every_result() {
     }
 }
 
+/// Any BM25 model: k1 and b at and between their extremes, every variant,
+/// both length modes.
+fn any_bm25() -> impl Strategy<Value = Model> {
+    let k1 = prop_oneof![Just(0.0f64), 0.01f64..3.0, Just(25.0)];
+    let b = prop_oneof![Just(0.0f64), 0.0f64..1.0, Just(1.0)];
+    let variant = prop::sample::select(vec![
+        Bm25Variant::Lucene,
+        Bm25Variant::Robertson,
+        Bm25Variant::Atire,
+        Bm25Variant::Bm25L,
+        Bm25Variant::Bm25Plus,
+    ]);
+    let length = prop::sample::select(vec![LengthMode::Lucene, LengthMode::Exact]);
+    (k1, b, variant, length)
+        .prop_map(|(k1, b, v, l)| Model::Bm25(Bm25Params::new(k1, b, v, l, None).unwrap()))
+}
+
+/// An index of the first `docs` of `all`, then changed: `deletes` of them
+/// deleted, the rest of `all` added (two segments, deletions).
+fn changed_index(all: &[Doc], docs: usize, deletes: usize) -> Index {
+    let (first, added) = all.split_at(docs);
+    let index = Index::build_docs(whitespace(), first.to_vec(), false).unwrap();
+    if deletes == 0 && added.is_empty() {
+        return index;
+    }
+    let step = (docs / deletes.max(1)).max(1);
+    let gone: Vec<String> = first
+        .iter()
+        .step_by(step)
+        .take(deletes)
+        .map(|d| d.docid.clone())
+        .collect();
+    index.with_changes(added.to_vec(), &gone, false).unwrap()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
     #[test]
     fn reordered_indexes_search_like_plain_ones_and_pruned_like_exhaustive(
-        seed in any::<u64>(),
-        docs in 1usize..1200,
-        vocab in 2u64..300,
-        deletes in 0usize..40,
-        extra in 0usize..200,
+        (seed, docs, vocab) in (any::<u64>(), 1usize..1200, 2u64..300),
+        (deletes, extra) in (0usize..40, 0usize..200),
         queries in proptest::collection::vec(proptest::collection::vec(0u64..300, 1..10), 1..5),
         k in prop_oneof![1usize..20, 20usize..1500],
-        k1 in prop_oneof![Just(0.0f64), 0.01f64..3.0, Just(25.0)],
-        b in prop_oneof![Just(0.0f64), 0.0f64..1.0, Just(1.0)],
-        v in 0usize..5,
-        exact in any::<bool>(),
+        model in any_bm25(),
     ) {
-        let all = corpus(seed, docs + extra, vocab);
-        let (first, added) = all.split_at(docs);
-        let mut plain = Index::build_docs(whitespace(), first.to_vec(), false).unwrap();
-        let deletes = deletes.min(docs / 2);
-        if deletes > 0 || extra > 0 {
-            let gone: Vec<String> = first
-                .iter()
-                .step_by((docs / deletes.max(1)).max(1))
-                .take(deletes)
-                .map(|d| d.docid.clone())
-                .collect();
-            plain = plain.with_changes(added.to_vec(), &gone, false).unwrap();
-        }
+        let plain = changed_index(&corpus(seed, docs + extra, vocab), docs, deletes.min(docs / 2));
         let bp = bp(&plain);
-        let length = if exact { LengthMode::Exact } else { LengthMode::Lucene };
-        let model = Model::Bm25(Bm25Params::new(k1, b, variant(v), length, None).unwrap());
         for q in &queries {
             let words: Vec<String> = q.iter().map(|r| format!("w{}", r % vocab)).collect();
             let query = words.join(" ");
