@@ -3,6 +3,7 @@ document order on one corpus: index build time (1 thread), peak memory, size on 
 ``batch_search`` QPS at k = 10 and 1000 (1 thread).
 
     python benches/reorder.py CORPUS [--rounds N] [--repeat N] [--queries N] [--store]
+        [--keep DIR]
 
 CORPUS is a BEIR folder (corpus.jsonl[.gz] and queries.jsonl; the judged queries of
 qrels/test.tsv when it exists, else every query). Each build runs in its own process
@@ -10,7 +11,9 @@ qrels/test.tsv when it exists, else every query). Each build runs in its own pro
 --rounds times; each row gives wall and CPU seconds, the process's peak RSS and the load
 average when it ended. Queries then run on both saved indexes, alternating, best of
 --repeat passes of ``batch_search(threads=1, algorithm="auto")``, after checking that
-both return the same docids and bitwise-equal scores for every query.
+both return the same docids and bitwise-equal scores for every query. With --keep DIR
+the two indexes are saved in DIR, and a later run with the same DIR times the queries
+only.
 """
 
 from __future__ import annotations
@@ -75,6 +78,12 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=None, help="the first N queries only")
     parser.add_argument("--store", action="store_true", help="keep a document store")
     parser.add_argument(
+        "--keep",
+        type=Path,
+        help="save the two indexes in this folder and keep them; if they are there "
+        "already, time only the queries",
+    )
+    parser.add_argument(
         "--build-one", nargs=3, metavar=("SOURCE", "MODE", "OUT"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
@@ -88,10 +97,12 @@ def main() -> None:
     )
     queries = load_queries(args.corpus)[: args.queries]
     print(f"{args.corpus.name}: {len(queries):,} queries; {os.cpu_count()} cores\n")
-    with tempfile.TemporaryDirectory(prefix="rserini-reorder-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="rserini-reorder-") as scratch:
+        tmp = args.keep or Path(scratch)
+        built = all((tmp / mode / "meta.json").exists() for mode in MODES)
         print("| order | round | build wall (s) | build CPU (s) | peak RSS (MB) | load |")
         print("|---|---:|---:|---:|---:|---:|")
-        for r in range(args.rounds):
+        for r in range(0 if built else args.rounds):
             for mode in MODES if r % 2 == 0 else MODES[::-1]:
                 command = [
                     sys.executable,
