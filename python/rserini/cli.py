@@ -543,8 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("none", "bp"),
         default="none",
         help="document numbering: as read (default), or bp: recursive graph bisection, "
-        "which groups similar documents for smaller postings and faster pruning, "
-        "same results, slower build",
+        "which puts documents sharing terms next to each other; same results, a build "
+        "several times slower",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

@@ -376,9 +376,9 @@ impl PyIndex {
     /// does (see :meth:`add`). ``threads`` is ``None`` (all cores) or between 1
     /// and 256 (four per core on larger machines); every call with threads runs
     /// on a kept pool, rebuilt after ``fork()``. ``reorder="bp"`` renumbers the
-    /// documents by recursive graph bisection once built, so that similar ones are
-    /// adjacent: smaller postings and tighter block bounds for the same results,
-    /// for a slower build.
+    /// documents by recursive graph bisection once built, so that documents sharing
+    /// terms are adjacent (shorter gaps in the postings): the same results, for a
+    /// build several times slower.
     ///
     /// Raises
     /// ------
