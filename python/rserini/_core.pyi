@@ -223,6 +223,7 @@ class Index:
         progress: bool = True,
         memory_mb: float = 256,
         duplicates: Literal["error", "keep"] = "error",
+        reorder: Literal["bp", "none"] | None = None,
     ) -> Index:
         """Indexes ``(docid, text)`` pairs, :class:`rserini.Document` objects or dicts
         (``{"id", "contents"}``, or BEIR ``{"_id", "title", "text"}`` indexed as
@@ -235,7 +236,10 @@ class Index:
         ``duplicates="keep"`` indexes every copy of a repeated docid, as Lucene
         does (see :meth:`add`). ``threads`` is ``None`` (all cores) or between 1
         and 256 (four per core on larger machines); every call with threads runs
-        on a kept pool, rebuilt after ``fork()``.
+        on a kept pool, rebuilt after ``fork()``. ``reorder="bp"`` renumbers the
+        documents by recursive graph bisection once built, so that documents sharing
+        terms are adjacent (shorter gaps in the postings): the same results, for a
+        build several times slower.
 
         Raises
         ------
@@ -243,6 +247,8 @@ class Index:
             For an empty docid, or a duplicate one unless ``duplicates="keep"``.
         QueryError
             For ``threads`` out of range or an unknown ``duplicates`` policy.
+        ValueError
+            For a ``reorder`` other than ``"bp"``, ``"none"`` or ``None``.
         TypeError
             For an item that is neither a pair nor a dict, or non-str fields.
         """
@@ -257,12 +263,13 @@ class Index:
         memory_mb: float = 256,
         duplicates: Literal["error", "keep"] = "error",
         max_line_bytes: int = 67108864,
+        reorder: Literal["bp", "none"] | None = None,
     ) -> Index:
         """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-        reading them in a stream; ``memory_mb``, ``threads`` and ``duplicates`` are as
-        for :meth:`build`. In a folder holding ``corpus.jsonl`` or ``corpus.jsonl.gz``
-        (a BEIR data set) only that file is read. A UTF-8 byte order mark opening a
-        file is skipped.
+        reading them in a stream; ``memory_mb``, ``threads``, ``duplicates`` and
+        ``reorder`` are as for :meth:`build`. In a folder holding ``corpus.jsonl`` or
+        ``corpus.jsonl.gz`` (a BEIR data set) only that file is read. A UTF-8 byte order
+        mark opening a file is skipped.
 
         Raises
         ------

@@ -96,6 +96,8 @@ def _progress(enabled: bool) -> bool:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
+    if args.append and args.reorder != "none":
+        raise SystemExit("error: --reorder applies to a new index: drop it or --append")
     if args.append:
         index = Index.load(args.index)
         added = index.add_jsonl(
@@ -113,6 +115,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             memory_mb=args.memory_mb,
             duplicates=args.duplicates,
             max_line_bytes=args.max_line_bytes,
+            reorder=args.reorder,
         )
         index.save(args.index)
         what = "indexed"
@@ -479,6 +482,14 @@ def build_parser() -> argparse.ArgumentParser:
         default="error",
         help="a docid given twice: refuse the corpus (default), or keep every copy, "
         "as Lucene and Pyserini do",
+    )
+    p.add_argument(
+        "--reorder",
+        choices=("none", "bp"),
+        default="none",
+        help="document numbering: as read (default), or bp: recursive graph bisection, "
+        "which puts documents sharing terms next to each other; same results, a build "
+        "several times slower",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_index)

@@ -36,6 +36,7 @@ pub mod lexical;
 pub mod lexical_store;
 pub mod postings;
 pub mod qld;
+pub mod reorder;
 pub mod rm3;
 pub mod rocchio;
 pub mod safe_fs;
