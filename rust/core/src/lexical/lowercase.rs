@@ -10,10 +10,6 @@
 /// `str::to_lowercase`, which applies the final-sigma rule as Python does.
 pub(super) fn python_lowercase_into<'a>(text: &str, buf: &'a mut String) -> &'a str {
     buf.clear();
-    if text.contains('Σ') {
-        buf.push_str(&text.to_lowercase());
-        return buf;
-    }
     let mut rest = text;
     while !rest.is_empty() {
         let ascii = rest
@@ -26,6 +22,11 @@ pub(super) fn python_lowercase_into<'a>(text: &str, buf: &'a mut String) -> &'a 
         rest = &rest[ascii..];
         let other = rest.find(|c: char| c.is_ascii()).unwrap_or(rest.len());
         for c in rest[..other].chars() {
+            if c == 'Σ' {
+                buf.clear();
+                buf.push_str(&text.to_lowercase());
+                return buf;
+            }
             buf.extend(c.to_lowercase());
         }
         rest = &rest[other..];
