@@ -11,20 +11,20 @@ use crate::scoring::{Bm25Variant, bm25_idf};
 /// The BM25 arm (`BM25Index`), without k1 and b, which are given per query.
 #[derive(Clone, Debug)]
 pub struct Bm25Arm {
-    mode: Mode,
-    n_docs: usize,
-    avgdl: f64,
-    vocab: Arc<Vocab>,
+    pub(super) mode: Mode,
+    pub(super) n_docs: usize,
+    pub(super) avgdl: f64,
+    pub(super) vocab: Arc<Vocab>,
     /// Per document: `(term, count)` in first-occurrence order.
-    tf: Arc<Lists<(u32, u32)>>,
+    pub(super) tf: Arc<Lists<(u32, u32)>>,
     /// Per document: its number of tokens.
-    dl: Vec<u64>,
+    pub(super) dl: Vec<u64>,
     /// Per term id below `postings.len()`: `(doc, count)`.
-    postings: Arc<Lists<(u32, u32)>>,
+    pub(super) postings: Arc<Lists<(u32, u32)>>,
     /// `(term, df)` in the order given.
-    df: Vec<(u32, u64)>,
+    pub(super) df: Vec<(u32, u64)>,
     /// `df` by term id (`None`: not recorded, counts as 0).
-    df_of: Vec<Option<u64>>,
+    pub(super) df_of: Vec<Option<u64>>,
 }
 
 impl Bm25Arm {
@@ -41,31 +41,6 @@ impl Bm25Arm {
             postings: Arc::default(),
             df: Vec::new(),
             df_of: Vec::new(),
-        }
-    }
-
-    /// A fitted arm over shared counts and postings; `df` by term id.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn fitted(
-        mode: Mode,
-        n_docs: usize,
-        avgdl: f64,
-        vocab: Arc<Vocab>,
-        tf: Arc<Lists<(u32, u32)>>,
-        dl: Vec<u64>,
-        postings: Arc<Lists<(u32, u32)>>,
-        df: Vec<u64>,
-    ) -> Self {
-        Bm25Arm {
-            mode,
-            n_docs,
-            avgdl,
-            vocab,
-            tf,
-            dl,
-            postings,
-            df: df.iter().enumerate().map(|(t, &d)| (t as u32, d)).collect(),
-            df_of: df.into_iter().map(Some).collect(),
         }
     }
 

@@ -40,6 +40,16 @@ pub(super) fn fit_in_runs<T: AsRef<str> + Sync>(
         idf,
         norms,
     );
-    let bm25 = Bm25Arm::fitted(mode, n, avgdl, vocab, tf, dl, postings, df);
+    let bm25 = Bm25Arm {
+        mode,
+        n_docs: n,
+        avgdl,
+        vocab,
+        tf,
+        dl,
+        postings,
+        df: df.iter().enumerate().map(|(t, &d)| (t as u32, d)).collect(),
+        df_of: df.into_iter().map(Some).collect(),
+    };
     (tfidf, bm25)
 }

@@ -66,6 +66,21 @@ fn normalize(w: f64, norm: f64) -> f64 {
     if norm > 0.0 { w / norm } else { w }
 }
 
+/// The `(doc, weight)` list of term `t` of a fit: `(doc, count)` postings
+/// turned into weights.
+fn fitted_list<'a>(
+    postings: &'a Lists<(u32, u32)>,
+    idf: &'a [f64],
+    norms: &'a [f64],
+    t: usize,
+) -> impl Iterator<Item = (u32, f64)> + 'a {
+    let (sublinear, idf) = (&*SUBLINEAR, idf[t]);
+    postings.get(t).iter().map(move |&(d, c)| {
+        let w = raw_weight(sublinear, c, idf);
+        (d, normalize(w, norms[d as usize]))
+    })
+}
+
 /// The smoothed idf of each term of a corpus of `n` documents.
 pub(super) fn idf_table(n: usize, df: &[u64]) -> Vec<f64> {
     df.iter().map(|&d| formula::idf(n as u64, d)).collect()
@@ -210,14 +225,7 @@ impl TfidfArm {
                 idf,
                 norms,
                 ..
-            } => {
-                let sublinear = &*SUBLINEAR;
-                let list = postings.get(t).iter().map(|&(d, c)| {
-                    let w = raw_weight(sublinear, c, idf[t]);
-                    (d, normalize(w, norms[d as usize]))
-                });
-                Cow::Owned(list.collect())
-            }
+            } => Cow::Owned(fitted_list(postings, idf, norms, t).collect()),
             Weights::Stored { postings, .. } => Cow::Borrowed(postings.get(t)),
         }
     }
@@ -247,10 +255,8 @@ impl TfidfArm {
                     norms,
                     ..
                 } => {
-                    let (sublinear, idf) = (&*SUBLINEAR, idf[t]);
-                    for &(doc, c) in postings.get(t) {
-                        let w = raw_weight(sublinear, c, idf);
-                        scores.add(doc, q * normalize(w, norms[doc as usize]));
+                    for (doc, w) in fitted_list(postings, idf, norms, t) {
+                        scores.add(doc, q * w);
                     }
                 }
                 Weights::Stored { postings, .. } if t < postings.len() => {
