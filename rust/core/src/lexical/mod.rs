@@ -28,7 +28,7 @@
 //! order: the same output without sorting the corpus. Otherwise (unusual k1
 //! or b) the full rankings are fused.
 //!
-//! A fit analyzes each document once ([`count`]) and keeps per-document
+//! A fit analyzes each document once (module `count`) and keeps per-document
 //! term counts and per-term `(doc, count)` postings, which both arms share;
 //! a fitted TF-IDF arm computes a weight from them when it reads one.
 
