@@ -302,9 +302,9 @@ impl PyBm25Arm {
     }
 }
 
-/// Both arms over ``texts``, each text analyzed once, without the GIL. The
-/// texts are read in place (their UTF-8 form, which Python caches), not
-/// copied.
+/// Both arms over ``texts``, each text analyzed once, without the GIL.
+// The texts are read in place (their UTF-8 form, which Python caches), not
+// copied.
 #[pyfunction]
 pub fn _lexical_fit(
     py: Python<'_>,
