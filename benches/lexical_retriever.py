@@ -9,12 +9,15 @@ and sorts the whole corpus in both arms, then fuses both full rankings).
 CORPUS_DIR defaults to ../shared/data/scifact. Builds alternate between the engines
 (``--builds`` each, best kept); each query runs once in the reference and ``--repeat``
 times in rserini (best kept), alternating query by query, ``search(query, 10)`` with the
-default parameters. Also checks that both return the same top 10. Prints a Markdown table.
+default parameters. Also checks that both return the same top 10. Prints a Markdown table,
+after the load average and rserini's thread count (``RAYON_NUM_THREADS``, else one per
+core).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -78,9 +81,12 @@ def main() -> None:
     ref_build, our_build = (min(b[0] for b in builds[e]) for e in ("reference", "rserini"))
     ref_cpu, our_cpu = (min(b[1] for b in builds[e]) for e in ("reference", "rserini"))
     ref_q, our_q = statistics.mean(latency["reference"]), statistics.mean(latency["rserini"])
+    threads = os.environ.get("RAYON_NUM_THREADS") or os.cpu_count()
+    loadavg = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"{args.corpus.name}: {len(docs):,} documents, {len(queries)} queries, "
-        f"tokenizer {args.tokenizer}; top-10 lists differing: {differ}\n"
+        f"tokenizer {args.tokenizer}; top-10 lists differing: {differ}; "
+        f"rserini threads: {threads}; load average (1, 5, 15 min): {loadavg}\n"
     )
     print("| | pure Python (reference algorithm) | rserini | speed-up |")
     print("|---|---|---|---|")

@@ -46,10 +46,10 @@ impl Writer {
     /// and pairs.
     fn rows<'a, V>(
         &mut self,
-        rows: impl Iterator<Item = impl Iterator<Item = (&'a str, V)>>,
+        rows: impl Iterator<Item = impl IntoIterator<Item = (&'a str, V)>>,
         put: fn(&mut Self, V),
     ) {
-        let rows: Vec<Vec<(&str, V)>> = rows.map(Iterator::collect).collect();
+        let rows: Vec<Vec<(&str, V)>> = rows.map(|r| r.into_iter().collect()).collect();
         self.u64(rows.len() as u64);
         for row in rows {
             self.u64(row.len() as u64);
@@ -61,15 +61,16 @@ impl Writer {
     }
     /// `(term, [(doc, value)])` lists: the list count, then each term, its
     /// length and its `(doc, value)` pairs.
-    fn postings<'a, V: Copy + 'a>(
+    fn postings<'a, V: Copy + 'a, L: AsRef<[(u32, V)]>>(
         &mut self,
-        lists: impl Iterator<Item = (&'a str, &'a [(u32, V)])>,
+        lists: impl Iterator<Item = (&'a str, L)>,
         put: fn(&mut Self, V),
     ) {
         let lists: Vec<_> = lists.collect();
         self.u64(lists.len() as u64);
         for (t, list) in lists {
             self.str(t);
+            let list = list.as_ref();
             self.u64(list.len() as u64);
             for &(d, v) in list {
                 self.u32(d);

@@ -1,9 +1,12 @@
 //! A memo of the terms of each distinct token of a corpus, so that an
 //! indexer analyzes each token once and then pays one hash lookup per
 //! occurrence. Tokens of up to 16 bytes (nearly all words) are kept inline
-//! as two integers: a lookup hashes and compares those, reading no string.
+//! as two integers: a lookup hashes and compares those, reading no string;
+//! a token with a single term (most) keeps that term inline too, so a
+//! lookup reads one table entry and nothing else.
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use crate::segment::{Interner, term_hash};
 
@@ -14,9 +17,26 @@ type ShortKey = [u64; 2];
 #[derive(Clone, Copy)]
 struct Short {
     key: ShortKey,
-    /// `terms[from..to]` are the token's terms.
-    from: u32,
-    to: u32,
+    terms: Terms,
+}
+
+/// Where a token's terms are.
+#[derive(Clone, Copy)]
+struct Terms {
+    /// The single term (if `len == 1`), else where they start in `terms`.
+    first: u32,
+    len: u32,
+}
+
+impl Terms {
+    #[inline(always)]
+    fn get<'a>(&'a self, terms: &'a [u32]) -> &'a [u32] {
+        if self.len == 1 {
+            std::slice::from_ref(&self.first)
+        } else {
+            &terms[self.first as usize..(self.first + self.len) as usize]
+        }
+    }
 }
 
 /// Terms (as ids) of each distinct token seen so far.
@@ -24,8 +44,9 @@ struct Short {
 pub(crate) struct TokenCache {
     short: HashTable<Short>,
     long: Interner,
-    /// Per long token id: its range in `terms`.
-    long_ranges: Vec<(u32, u32)>,
+    /// Per long token id: its terms.
+    long_terms: Vec<Terms>,
+    /// The terms of tokens with several (or no) terms.
     terms: Vec<u32>,
 }
 
@@ -74,44 +95,58 @@ impl TokenCache {
     ) -> &[u32] {
         let token = &text.as_bytes()[start..end];
         debug_assert!(!token.contains(&0), "a cached token holds no NUL byte");
-        let (from, to) = match short_key(text.as_bytes(), start, end) {
+        let TokenCache {
+            short,
+            long,
+            long_terms,
+            terms,
+        } = self;
+        let found = match short_key(text.as_bytes(), start, end) {
             Some(key) => {
                 let hash = short_hash(key);
-                match self.short.find(hash, |s| s.key == key) {
-                    Some(s) => (s.from, s.to),
-                    None => {
-                        let range = self.analyze(&text[start..end], analyze);
-                        let entry = Short {
-                            key,
-                            from: range.0,
-                            to: range.1,
-                        };
-                        self.short.insert_unique(hash, entry, |s| short_hash(s.key));
-                        range
+                let entry = short.entry(hash, |s| s.key == key, |s| short_hash(s.key));
+                match entry {
+                    Entry::Occupied(found) => &found.into_mut().terms,
+                    Entry::Vacant(slot) => {
+                        let terms = Self::analyze(terms, &text[start..end], analyze);
+                        &slot.insert(Short { key, terms }).into_mut().terms
                     }
                 }
             }
             None => {
                 let token = &text[start..end];
-                let (id, new) = self.long.intern(token, term_hash(token));
+                let (id, new) = long.intern(token, term_hash(token));
                 if new {
-                    let range = self.analyze(token, analyze);
-                    self.long_ranges.push(range);
+                    long_terms.push(Self::analyze(terms, token, analyze));
                 }
-                self.long_ranges[id as usize]
+                &long_terms[id as usize]
             }
         };
-        &self.terms[from as usize..to as usize]
+        found.get(terms)
     }
 
-    fn analyze(&mut self, token: &str, analyze: impl FnOnce(&str, &mut Vec<u32>)) -> (u32, u32) {
-        let from = self.terms.len();
-        analyze(token, &mut self.terms);
-        let range = (from, self.terms.len());
+    /// Runs `analyze` on a new token: a single term is kept inline, others
+    /// are appended to `terms`.
+    fn analyze(
+        terms: &mut Vec<u32>,
+        token: &str,
+        analyze: impl FnOnce(&str, &mut Vec<u32>),
+    ) -> Terms {
+        let from = terms.len();
+        analyze(token, terms);
         // More than 4G term ids of distinct tokens cannot fit in memory
         // anyway; fail loudly rather than wrap.
         let to_u32 = |n: usize| u32::try_from(n).expect("fewer than 2^32 cached terms");
-        (to_u32(range.0), to_u32(range.1))
+        let len = to_u32(terms.len() - from);
+        if len == 1 {
+            let first = terms.pop().expect("one term");
+            Terms { first, len }
+        } else {
+            Terms {
+                first: to_u32(from),
+                len,
+            }
+        }
     }
 }
 
@@ -131,6 +166,7 @@ mod tests {
         ) {
             let text = tokens.join(" ");
             let mut cache = TokenCache::default();
+            let mut single = TokenCache::default();
             let mut start = 0;
             for token in &tokens {
                 let end = start + token.len();
@@ -140,6 +176,11 @@ mod tests {
                     .to_vec();
                 let want: Vec<u32> = token.bytes().map(u32::from).collect();
                 prop_assert_eq!(got, want);
+                // A token's only "term": its length, kept inline.
+                let got = single
+                    .terms(&text, start, end, |t, out| out.push(t.len() as u32))
+                    .to_vec();
+                prop_assert_eq!(got, vec![token.len() as u32]);
                 start = end + 1;
             }
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rserini_core::lexical::{self, Bm25Arm, Mode, TfidfArm};
 use rserini_core::lexical_store;
 
@@ -115,7 +115,7 @@ impl PyTfidfArm {
         let postings = PyDict::new(py);
         for (t, list) in self.inner.postings() {
             let pairs = PyList::empty(py);
-            for &(doc, w) in list {
+            for &(doc, w) in list.iter() {
                 pairs.append(PyList::new(
                     py,
                     [
@@ -303,13 +303,16 @@ impl PyBm25Arm {
 }
 
 /// Both arms over ``texts``, each text analyzed once, without the GIL.
+// The texts are read in place (their UTF-8 form, which Python caches), not
+// copied.
 #[pyfunction]
 pub fn _lexical_fit(
     py: Python<'_>,
-    texts: Vec<String>,
+    texts: Vec<Bound<'_, PyString>>,
     tokenizer: &str,
 ) -> PyResult<(PyTfidfArm, PyBm25Arm)> {
     let mode = mode(tokenizer)?;
+    let texts: Vec<&str> = texts.iter().map(|t| t.to_str()).collect::<PyResult<_>>()?;
     let (t, b) = py.detach(|| lexical::fit(mode, &texts));
     Ok((
         PyTfidfArm { inner: Arc::new(t) },

@@ -25,52 +25,105 @@ pub fn is_word_char(c: char) -> bool {
     )
 }
 
-/// Whether each ASCII byte is a word character (`[A-Za-z0-9_]`).
-const ASCII_WORD: [bool; 128] = {
-    let mut table = [false; 128];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-        b += 1;
-    }
-    table
-};
+/// The top bit of each byte of a `u64`.
+const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// Whether the character starting at byte `i` of `text` is a word character,
-/// and its length in bytes. ASCII bytes are classified by table; only other
-/// characters are decoded.
+/// `b` in every byte of a `u64`.
 #[inline(always)]
-fn word_char_at(text: &str, i: usize) -> (bool, usize) {
-    let b = text.as_bytes()[i];
-    if b < 0x80 {
-        return (ASCII_WORD[b as usize], 1);
+const fn splat(b: u8) -> u64 {
+    b as u64 * 0x0101_0101_0101_0101
+}
+
+/// Eight bytes of `bytes` from `i`, little-endian, zero-padded past the end
+/// (NUL is not a word character).
+#[inline(always)]
+fn load8(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+        None => {
+            let mut buf = [0u8; 8];
+            let tail = &bytes[i.min(bytes.len())..];
+            buf[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(buf)
+        }
     }
-    let c = text[i..].chars().next().expect("i is a char boundary");
-    (is_word_char(c), c.len_utf8())
+}
+
+/// Of eight bytes, the top bit of each one that is an ASCII word character
+/// (`[0-9A-Za-z_]`), computed for all eight at once. Each byte's top bit is
+/// cleared first, so the additions never carry into the next byte.
+#[inline(always)]
+fn ascii_word_bytes(x: u64) -> u64 {
+    let y = x & !HIGH;
+    // For 7-bit `v`: top bit of `v + (0x80 - lo)` is `v >= lo`, of
+    // `v + (0x7f - hi)` is `v > hi`.
+    #[inline(always)]
+    fn within(v: u64, lo: u8, hi: u8) -> u64 {
+        (v + splat(0x80 - lo)) & !(v + splat(0x7f - hi))
+    }
+    // `| 0x20` maps `A-Z` onto `a-z` and nothing else onto `a-z`.
+    let letter = within(y | splat(0x20), b'a', b'z');
+    (letter | within(y, b'0', b'9') | within(y, b'_', b'_')) & !x & HIGH
+}
+
+/// One bit per byte of the 64 bytes of `bytes` from `base` (bit `k` for
+/// byte `base + k`; bytes past the end are 0): the ASCII word characters,
+/// and the non-ASCII bytes.
+#[inline(always)]
+fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
+    // Gathers the top bit of each of eight bytes into bits 0..8.
+    #[inline(always)]
+    fn gather(high: u64) -> u64 {
+        ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    }
+    let (mut words, mut non_ascii) = (0, 0);
+    for k in 0..8 {
+        let x = load8(bytes, base + 8 * k);
+        words |= gather(ascii_word_bytes(x)) << (8 * k);
+        non_ascii |= gather(x & HIGH) << (8 * k);
+    }
+    (words, non_ascii)
 }
 
 /// Calls `emit(start, end)` with the byte range of each maximal run of word
-/// characters in `text`, in order.
+/// characters in `text`, in order. The text is classified 64 bytes at a
+/// time into a bit mask (eight ASCII bytes at once; only non-ASCII
+/// characters are decoded), and the runs are read off its bit changes.
 #[inline]
 pub fn for_each_span(text: &str, mut emit: impl FnMut(usize, usize)) {
-    let n = text.len();
-    let mut i = 0;
-    while i < n {
-        let (word, len) = word_char_at(text, i);
-        if !word {
-            i += len;
-            continue;
-        }
-        let start = i;
-        i += len;
-        while i < n {
-            let (word, len) = word_char_at(text, i);
-            if !word {
-                break;
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    // Whether the byte before the block is in a run.
+    let mut in_run = false;
+    // Whether the last non-ASCII character seen is a word character: its
+    // continuation bytes, which may fall in the next block, are the same.
+    let mut last_word = false;
+    for base in (0..bytes.len()).step_by(64) {
+        let (mut words, mut non_ascii) = block_masks(bytes, base);
+        while non_ascii != 0 {
+            let k = non_ascii.trailing_zeros() as usize;
+            non_ascii &= non_ascii - 1;
+            if text.is_char_boundary(base + k) {
+                let c = text[base + k..].chars().next().expect("a char boundary");
+                last_word = is_word_char(c);
             }
-            i += len;
+            words |= u64::from(last_word) << k;
         }
-        emit(start, i);
+        let mut changes = words ^ ((words << 1) | u64::from(in_run));
+        while changes != 0 {
+            let at = base + changes.trailing_zeros() as usize;
+            changes &= changes - 1;
+            if in_run {
+                emit(start, at);
+            } else {
+                start = at;
+            }
+            in_run = !in_run;
+        }
+        in_run = words >> 63 != 0;
+    }
+    if in_run {
+        emit(start, bytes.len());
     }
 }
 
@@ -128,14 +181,23 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
-        fn table_fast_path_equals_char_by_char(
+        fn fast_path_equals_char_by_char(
             text in "[a-zA-Z0-9_ .,'\\-\u{0}\u{7f}\u{80}é\u{301}²½İΣς東\u{1F600}\u{2028}]{0,40}",
         ) {
             prop_assert_eq!(words(&text), words_by_char(&text));
         }
 
+        /// Long ASCII runs with non-ASCII word and non-word characters at
+        /// every offset of the eight-byte blocks.
         #[test]
-        fn table_fast_path_equals_char_by_char_on_any_text(text in "\\PC{0,40}") {
+        fn block_fast_path_equals_char_by_char_on_long_runs(
+            text in "([a-zA-Z0-9_]{0,19}[ .\u{0}\u{7f}é\u{301}²İ東\u{2028}]{0,3}){0,8}",
+        ) {
+            prop_assert_eq!(words(&text), words_by_char(&text));
+        }
+
+        #[test]
+        fn fast_path_equals_char_by_char_on_any_text(text in "\\PC{0,40}") {
             prop_assert_eq!(words(&text), words_by_char(&text));
         }
     }
