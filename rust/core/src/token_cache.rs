@@ -6,7 +6,6 @@
 //! lookup reads one table entry and nothing else.
 
 use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 
 use crate::segment::{Interner, term_hash};
 
@@ -50,6 +49,18 @@ pub(crate) struct TokenCache {
     terms: Vec<u32>,
 }
 
+/// Per length `n`: the mask keeping a 16-byte window's first `n` bytes (a
+/// table read is cheaper than a 128-bit shift).
+const KEEP: [u128; 17] = {
+    let mut keep = [0u128; 17];
+    let mut n = 1;
+    while n <= 16 {
+        keep[n] = u128::MAX >> (8 * (16 - n));
+        n += 1;
+    }
+    keep
+};
+
 /// `text[start..end]` as a [`ShortKey`], if at most 16 bytes long.
 #[inline(always)]
 fn short_key(text: &[u8], start: usize, end: usize) -> Option<ShortKey> {
@@ -59,10 +70,7 @@ fn short_key(text: &[u8], start: usize, end: usize) -> Option<ShortKey> {
     }
     let word = match text.get(start..start + 16) {
         // One unaligned 16-byte load, the bytes past the token masked off.
-        Some(window) => {
-            let word = u128::from_le_bytes(window.try_into().expect("16 bytes"));
-            word & u128::MAX.checked_shr(8 * (16 - len) as u32).unwrap_or(0)
-        }
+        Some(window) => u128::from_le_bytes(window.try_into().expect("16 bytes")) & KEEP[len],
         None => {
             let mut buf = [0u8; 16];
             buf[..len].copy_from_slice(&text[start..end]);
@@ -82,17 +90,19 @@ fn short_hash(key: ShortKey) -> u64 {
 }
 
 impl TokenCache {
-    /// The terms of the token `text[start..end]` (which holds no NUL byte).
-    /// The first time a token is seen, `analyze(token, out)` pushes its
-    /// terms onto `out`; they must depend on the token alone.
+    /// Pushes the terms of the token `text[start..end]` (which holds no NUL
+    /// byte) onto `out`. The first time a token is seen, `analyze(token,
+    /// terms)` pushes its terms onto `terms`; they must depend on the token
+    /// alone.
     #[inline]
-    pub(crate) fn terms(
+    pub(crate) fn push_terms(
         &mut self,
         text: &str,
         start: usize,
         end: usize,
         analyze: impl FnOnce(&str, &mut Vec<u32>),
-    ) -> &[u32] {
+        out: &mut Vec<u32>,
+    ) {
         let token = &text.as_bytes()[start..end];
         debug_assert!(!token.contains(&0), "a cached token holds no NUL byte");
         let TokenCache {
@@ -104,12 +114,15 @@ impl TokenCache {
         let found = match short_key(text.as_bytes(), start, end) {
             Some(key) => {
                 let hash = short_hash(key);
-                let entry = short.entry(hash, |s| s.key == key, |s| short_hash(s.key));
-                match entry {
-                    Entry::Occupied(found) => &found.into_mut().terms,
-                    Entry::Vacant(slot) => {
-                        let terms = Self::analyze(terms, &text[start..end], analyze);
-                        &slot.insert(Short { key, terms }).into_mut().terms
+                // Nearly every token was seen before: a plain find first.
+                match short.find(hash, |s| s.key == key) {
+                    Some(found) => found.terms,
+                    None => {
+                        let found = Self::analyze(terms, &text[start..end], analyze);
+                        short.insert_unique(hash, Short { key, terms: found }, |s| {
+                            short_hash(s.key)
+                        });
+                        found
                     }
                 }
             }
@@ -119,10 +132,15 @@ impl TokenCache {
                 if new {
                     long_terms.push(Self::analyze(terms, token, analyze));
                 }
-                &long_terms[id as usize]
+                long_terms[id as usize]
             }
         };
-        found.get(terms)
+        // Most tokens have one term: pushed, not copied as a slice.
+        if found.len == 1 {
+            out.push(found.first);
+        } else {
+            out.extend_from_slice(found.get(terms));
+        }
     }
 
     /// Runs `analyze` on a new token: a single term is kept inline, others
@@ -171,15 +189,14 @@ mod tests {
             for token in &tokens {
                 let end = start + token.len();
                 // A token's "terms": its bytes, which tell it apart.
-                let got = cache
-                    .terms(&text, start, end, |t, out| out.extend(t.bytes().map(u32::from)))
-                    .to_vec();
+                let mut got = vec![7];
+                cache.push_terms(&text, start, end, |t, out| out.extend(t.bytes().map(u32::from)), &mut got);
+                prop_assert_eq!(got.remove(0), 7);
                 let want: Vec<u32> = token.bytes().map(u32::from).collect();
                 prop_assert_eq!(got, want);
                 // A token's only "term": its length, kept inline.
-                let got = single
-                    .terms(&text, start, end, |t, out| out.push(t.len() as u32))
-                    .to_vec();
+                let mut got = Vec::new();
+                single.push_terms(&text, start, end, |t, out| out.push(t.len() as u32), &mut got);
                 prop_assert_eq!(got, vec![token.len() as u32]);
                 start = end + 1;
             }

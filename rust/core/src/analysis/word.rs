@@ -68,9 +68,10 @@ fn ascii_word_bytes(x: u64) -> u64 {
 
 /// One bit per byte of the 64 bytes of `bytes` from `base` (bit `k` for
 /// byte `base + k`; bytes past the end are 0): the ASCII word characters,
-/// and the non-ASCII bytes.
+/// and the non-ASCII bytes. Eight bytes at a time in plain integers.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
+fn block_masks_swar(bytes: &[u8], base: usize) -> (u64, u64) {
     // Gathers the top bit of each of eight bytes into bits 0..8.
     #[inline(always)]
     fn gather(high: u64) -> u64 {
@@ -83,6 +84,63 @@ fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
         non_ascii |= gather(x & HIGH) << (8 * k);
     }
     (words, non_ascii)
+}
+
+/// [`block_masks_swar`], sixteen bytes at a time with SSE2 (part of every
+/// x86-64 processor): a third of the instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn block_masks_sse2(bytes: &[u8], base: usize) -> (u64, u64) {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let splat = |b: u8| _mm_set1_epi8(b as i8);
+    let (mut words, mut non_ascii) = (0, 0);
+    for k in 0..4 {
+        let at = base + 16 * k;
+        let mut padded = [0u8; 16];
+        let chunk: &[u8; 16] = match bytes.get(at..at + 16) {
+            Some(chunk) => chunk.try_into().expect("16 bytes"),
+            None => {
+                let tail = &bytes[at.min(bytes.len())..];
+                padded[..tail.len()].copy_from_slice(tail);
+                &padded
+            }
+        };
+        // SAFETY: `chunk` is 16 readable bytes, and an unaligned load needs
+        // no more.
+        #[allow(unsafe_code)]
+        let x = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+        // Signed compares: non-ASCII bytes are negative and fall in no
+        // range. `| 0x20` maps `A-Z` onto `a-z` and nothing else onto it.
+        let within = |v, lo: u8, hi: u8| {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(v, splat(lo - 1)),
+                _mm_cmplt_epi8(v, splat(hi + 1)),
+            )
+        };
+        let letter = within(_mm_or_si128(x, splat(0x20)), b'a', b'z');
+        let digit = within(x, b'0', b'9');
+        let underscore = _mm_cmpeq_epi8(x, splat(b'_'));
+        let word = _mm_or_si128(_mm_or_si128(letter, digit), underscore);
+        words |= u64::from(_mm_movemask_epi8(word) as u16) << (16 * k);
+        non_ascii |= u64::from(_mm_movemask_epi8(x) as u16) << (16 * k);
+    }
+    (words, non_ascii)
+}
+
+/// The masks of [`block_masks_swar`], by the fastest means at hand.
+#[inline(always)]
+fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
+    // SAFETY: SSE2 is part of the x86-64 baseline: every such processor
+    // has it.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    return unsafe { block_masks_sse2(bytes, base) };
+    #[cfg(not(target_arch = "x86_64"))]
+    return block_masks_swar(bytes, base);
 }
 
 /// Calls `emit(start, end)` with the byte range of each maximal run of word
@@ -194,6 +252,15 @@ mod tests {
             text in "([a-zA-Z0-9_]{0,19}[ .\u{0}\u{7f}é\u{301}²İ東\u{2028}]{0,3}){0,8}",
         ) {
             prop_assert_eq!(words(&text), words_by_char(&text));
+        }
+
+        /// Both ways of classifying a block agree, on any bytes and at
+        /// any distance from the end.
+        #[test]
+        fn block_masks_agree(bytes in proptest::collection::vec(any::<u8>(), 0..200), base in 0usize..200) {
+            let base = base.min(bytes.len());
+            let want = block_masks_swar(&bytes, base);
+            prop_assert_eq!(block_masks(&bytes, base), want);
         }
 
         #[test]

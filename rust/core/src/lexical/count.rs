@@ -65,7 +65,7 @@ fn count_run<T: AsRef<str>>(mode: Mode, texts: &[T]) -> Counted {
         word::for_each_span(text, |start, end| spans.push((start, end)));
         ids.clear();
         for &(start, end) in &spans {
-            let terms = cache.terms(text, start, end, |token, terms| {
+            let analyze = |token: &str, terms: &mut Vec<u32>| {
                 analyzer.filter(token, &mut |term| {
                     let (id, new) = vocab.intern_new(term);
                     if new {
@@ -78,8 +78,8 @@ fn count_run<T: AsRef<str>>(mode: Mode, texts: &[T]) -> Counted {
                     }
                     terms.push(id);
                 });
-            });
-            ids.extend_from_slice(terms);
+            };
+            cache.push_terms(text, start, end, analyze, &mut ids);
         }
         let doc = doc as u32;
         let row = tf.items.len();

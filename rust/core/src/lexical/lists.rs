@@ -68,3 +68,41 @@ impl Lists<(u32, u32)> {
         Lists { starts, items }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Inversion by a list per term.
+    fn invert_directly(lists: &Lists<(u32, u32)>, num_terms: usize) -> Lists<(u32, u32)> {
+        let mut out: Vec<Vec<(u32, u32)>> = vec![Vec::new(); num_terms];
+        for (row, list) in lists.iter().enumerate() {
+            for &(t, c) in list {
+                out[t as usize].push((row as u32, c));
+            }
+        }
+        let mut inverted = Lists::default();
+        for list in out {
+            inverted.push(list);
+        }
+        inverted
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Any number of terms (some in no row), rows empty or not.
+        #[test]
+        fn inverts_like_a_list_per_term(
+            num_terms in 0usize..3000,
+            rows in proptest::collection::vec(
+                proptest::collection::btree_map(0u32..3000, 1u32..5, 0..20), 0..40),
+        ) {
+            let mut lists = Lists::default();
+            for row in &rows {
+                lists.push(row.iter().filter(|(t, _)| (**t as usize) < num_terms).map(|(&t, &c)| (t, c)));
+            }
+            prop_assert_eq!(lists.invert(num_terms), invert_directly(&lists, num_terms));
+        }
+    }
+}

@@ -12,10 +12,7 @@ pub(super) fn python_lowercase_into<'a>(text: &str, buf: &'a mut String) -> &'a 
     buf.clear();
     let mut rest = text;
     while !rest.is_empty() {
-        let ascii = rest
-            .bytes()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
+        let ascii = ascii_prefix_len(rest.as_bytes());
         let from = buf.len();
         buf.push_str(&rest[..ascii]);
         buf[from..].make_ascii_lowercase();
@@ -34,6 +31,24 @@ pub(super) fn python_lowercase_into<'a>(text: &str, buf: &'a mut String) -> &'a 
     buf
 }
 
+/// The length of the longest all-ASCII prefix of `bytes`, found sixteen
+/// bytes at a time.
+fn ascii_prefix_len(bytes: &[u8]) -> usize {
+    const HIGH: u128 = u128::from_ne_bytes([0x80; 16]);
+    let mut chunks = bytes.chunks_exact(16);
+    let mut len = 0;
+    for chunk in chunks.by_ref() {
+        if u128::from_ne_bytes(chunk.try_into().expect("16 bytes")) & HIGH != 0 {
+            break;
+        }
+        len += 16;
+    }
+    len + bytes[len..]
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(bytes.len() - len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +57,12 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn ascii_prefix_is_found(text in "[a-z]{0,40}[é東]?[a-zé]{0,20}") {
+            let want = text.bytes().position(|b| !b.is_ascii()).unwrap_or(text.len());
+            prop_assert_eq!(ascii_prefix_len(text.as_bytes()), want);
+        }
+
         #[test]
         fn equals_python_lowercase(
             text in "[a-zA-Z0-9 _.ÉéİıΣσςΑΒ'\u{301}\u{130}ẞß東\u{1F600}\u{10400}]{0,40}",
