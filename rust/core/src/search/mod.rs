@@ -32,6 +32,7 @@ mod explain;
 mod model;
 pub mod pruned;
 mod query;
+mod statistics;
 pub mod topk;
 mod weight;
 
@@ -41,8 +42,9 @@ mod tests;
 pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
+use statistics::Statistics;
 pub use weight::bm25_boosted_weights;
-use weight::{PostingScorer, Statistics, Weight};
+use weight::{PostingScorer, Weight};
 
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
@@ -90,7 +92,8 @@ pub fn search_terms(
 /// [`search_with`] scored with `stats` instead of the index's own
 /// statistics when given: those of a collection this index is a shard of,
 /// so that its hits score as in one index of the whole collection. Every
-/// query term must be in `stats`, and the model must be BM25.
+/// query term must be in `stats`, and the model BM25, or QLD with
+/// collection frequencies in `stats`.
 pub fn search_with_stats(
     index: &Index,
     query: &str,
@@ -103,9 +106,9 @@ pub fn search_with_stats(
     let Some(stats) = stats else {
         return Ok(search_terms(index, &terms, k, model, algorithm));
     };
-    let dfs = Statistics::global(index, &terms, model, stats)?;
+    let counts = Statistics::global(index, &terms, model, stats)?;
     Ok(top_k(index, &terms, k, model, algorithm, || {
-        Weight::new(index, &terms, model, Statistics::Global(stats, &dfs))
+        Weight::new(index, &terms, model, Statistics::Global(stats, &counts))
     }))
 }
 

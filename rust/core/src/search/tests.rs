@@ -8,6 +8,7 @@ use crate::document::Doc;
 use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::merge::merge_topk;
+use crate::qld::QldParams;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use crate::search::{Algorithm, Model, query_terms, search_with, search_with_stats};
 
@@ -160,10 +161,10 @@ fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
     check(&index, "w0 w1 w20", 10, &Model::Bm25(robertson)).unwrap();
 }
 
-/// `index`'s statistics with the dfs of `query`'s terms.
+/// `index`'s statistics with the dfs and cfs of `query`'s terms.
 fn stats_for(index: &Index, query: &str) -> GlobalStats {
     let terms = query_terms(index, query);
-    GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()))
+    GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()), true)
 }
 
 /// [`check`] under foreign statistics `stats`.
@@ -335,6 +336,7 @@ proptest! {
         b in prop_oneof![Just(0.4f64), 0.0f64..1.0, Just(1.0)],
         v in 0usize..5,
         exact in any::<bool>(),
+        mu in prop_oneof![Just(1000.0f64), 0.0f64..3000.0],
     ) {
         let mut next = crate::testing::xorshift(seed | 1);
         let mut all = corpus(seed, docs + extra, vocab);
@@ -363,6 +365,10 @@ proptest! {
                 let got = sharded_search(&parts, &query, k, &model, algorithm, true);
                 prop_assert_eq!(&got, &expected, "{:?} {} k={}", algorithm, query, k);
             }
+            // Query likelihood, with the summed collection frequencies.
+            let qld = Model::Qld(QldParams::new(mu).unwrap());
+            let got = sharded_search(&parts, &query, k, &qld, Algorithm::Auto, true);
+            prop_assert_eq!(&got, &single_search(&single, &query, k, &qld), "qld {}", query);
         }
     }
 }
