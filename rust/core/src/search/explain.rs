@@ -61,14 +61,14 @@ pub fn explain(
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let counts = match stats {
-        Some(stats) => Some(Statistics::global(index, &terms, model, stats)?),
-        None => None,
-    };
-    let statistics = match (stats, &counts) {
-        (Some(stats), Some(counts)) => Statistics::Global(stats, counts),
-        _ => Statistics::Own,
-    };
+    let counts = stats
+        .map(|stats| Statistics::global(index, &terms, model, stats))
+        .transpose()?;
+    let statistics = stats
+        .zip(counts.as_ref())
+        .map_or(Statistics::Own, |(stats, counts)| {
+            Statistics::Global(stats, counts)
+        });
     let bound = Weight::new(index, &terms, model, statistics);
     let tf_of = |term: &str| -> u32 {
         let Some(ord) = data.term_ord(term) else {

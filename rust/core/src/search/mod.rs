@@ -8,13 +8,15 @@
 //! ascending** (byte-wise). Per-term scores are float32 and are summed in
 //! float64 in query-term order, then rounded to float32, as Lucene sums the
 //! clauses of a boolean query. Collection statistics are the index's (all
-//! segments, live documents). This path is the reference that the pruned
-//! algorithms of [`pruned`] reproduce exactly; [`Algorithm`] chooses
-//! between them.
+//! segments, live documents), or those given to [`search_with_stats`] (of
+//! a collection this index is a shard of). This path is the reference that
+//! the pruned algorithms of [`pruned`] reproduce exactly; [`Algorithm`]
+//! chooses between them.
 //!
 //! The parts, in the order a query meets them: `query.rs` (query terms,
 //! [`ScoredDoc`], the tie rule), `model.rs` ([`Model`], [`Algorithm`]),
-//! `weight.rs` (the model bound to the index statistics), `exhaustive.rs`
+//! `statistics.rs` (the index's own or given statistics, checked),
+//! `weight.rs` (the model bound to the statistics), `exhaustive.rs`
 //! (the reference path), [`pruned`] over [`cursor`]s, [`topk`] (the k best
 //! of a segment) and `explain.rs` (a score broken down by term). The entry
 //! points below tie them together.
