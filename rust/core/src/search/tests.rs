@@ -192,7 +192,7 @@ fn check_with_stats(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(40))]
     /// Block-max bounds are built from the weights at query time, so they
     /// stay exact when the weights come from another collection's
     /// statistics (here this index's plus another's, as a shard sees them).
@@ -315,7 +315,7 @@ fn single_search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<(St
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
     /// Any partition into shards, each searched with the summed statistics
     /// and merged, gives the single index's hits bit for bit: empty
     /// documents, deletions, equal texts in different shards (ties across
