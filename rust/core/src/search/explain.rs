@@ -2,8 +2,10 @@
 
 use super::model::Model;
 use super::query::{QueryTerm, query_terms};
+use super::statistics::Statistics;
 use super::weight::{PostingScorer, Weight};
 use crate::error::Result;
+use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::tfidf;
 
@@ -14,7 +16,7 @@ pub struct TermExplanation {
     pub term: String,
     /// Its query frequency.
     pub query_tf: u32,
-    /// Live documents holding it (0 if unknown).
+    /// Live documents holding it (0 if unknown), in the statistics scored with.
     pub df: u64,
     /// Its frequency in the document.
     pub tf: u32,
@@ -42,16 +44,32 @@ pub struct Explanation {
 }
 
 /// A per-term statistic shown in an explanation (idf, or QLD's collection probability).
-type TermStatistic<'a> = Box<dyn Fn(&QueryTerm) -> f64 + 'a>;
+/// Called with the term's position, the term and its df as scored.
+type TermStatistic<'a> = Box<dyn Fn(usize, &QueryTerm, u64) -> f64 + 'a>;
 
-/// Explains the score of `docid` for `query`.
-pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result<Explanation> {
+/// Explains the score of `docid` for `query`, under `stats` instead of the
+/// index's own statistics when given (as [`super::search_with_stats`]).
+pub fn explain(
+    index: &Index,
+    query: &str,
+    docid: &str,
+    model: &Model,
+    stats: Option<&GlobalStats>,
+) -> Result<Explanation> {
     let (s, doc) = index
         .locate(index.doc(docid)?)
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let bound = Weight::new(index, &terms, model);
+    let counts = stats
+        .map(|stats| Statistics::global(index, &terms, model, stats))
+        .transpose()?;
+    let statistics = stats
+        .zip(counts.as_ref())
+        .map_or(Statistics::Own, |(stats, counts)| {
+            Statistics::Global(stats, counts)
+        });
+    let bound = Weight::new(index, &terms, model, statistics);
     let tf_of = |term: &str| -> u32 {
         let Some(ord) = data.term_ord(term) else {
             return 0;
@@ -72,17 +90,14 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
             (
                 bm25.formula(),
                 bm25.seen_length(data.norm(doc), data.length(doc)),
-                Box::new(move |qt| crate::scoring::bm25_idf(variant, n, qt.df)),
+                Box::new(move |_, _, df| crate::scoring::bm25_idf(variant, n, df)),
             )
         }
-        PostingScorer::Qld(qld) => {
-            let t = index.stats().total_terms;
-            (
-                qld.formula(),
-                qld.seen_length(data.norm(doc)),
-                Box::new(move |qt| (index.cf(&qt.term) as f64 + 1.0) / (t as f64 + 1.0)),
-            )
-        }
+        PostingScorer::Qld(qld) => (
+            qld.formula(),
+            qld.seen_length(data.norm(doc)),
+            Box::new(move |i, qt, _| qld.collection_probability(statistics.cf(index, i, qt))),
+        ),
         PostingScorer::TfIdf(norms) => {
             let n = index.stats().num_docs;
             let doc_norm = norms[s].get(doc as usize).copied().unwrap_or(0.0);
@@ -91,13 +106,14 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
                     "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
                 ),
                 data.length(doc) as f32,
-                Box::new(move |qt| tfidf::idf(n, qt.df)),
+                Box::new(move |_, _, df| tfidf::idf(n, df)),
             )
         }
     };
     let mut out = Vec::with_capacity(terms.len());
     let mut total = 0f64;
-    for (qt, &weight) in terms.iter().zip(&bound.weights) {
+    for (i, (qt, &weight)) in terms.iter().zip(&bound.weights).enumerate() {
+        let df = statistics.df(i, qt);
         let tf = tf_of(&qt.term);
         let score = match tf {
             0 => 0.0,
@@ -109,9 +125,9 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         out.push(TermExplanation {
             term: qt.term.clone(),
             query_tf: qt.query_tf,
-            df: qt.df,
+            df,
             tf,
-            idf: if qt.df > 0 { idf_of(qt) } else { 0.0 },
+            idf: if df > 0 { idf_of(i, qt, df) } else { 0.0 },
             score,
         });
     }

@@ -2,9 +2,13 @@
 //! `Weight`): the model's scorer, whose BM25 norm table is built here and
 //! nowhere else, and each query term's weight under it. Searching and
 //! explaining both score through it, so both give the same number.
+//!
+//! The statistics are the index's own, or those given by the caller
+//! ([`Statistics`]), from which the same formulas derive N, avgdl and idf.
 
 use super::model::Model;
 use super::query::QueryTerm;
+use super::statistics::Statistics;
 use crate::index::Index;
 use crate::qld::QldScorer;
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
@@ -24,12 +28,18 @@ pub(super) struct Weight<'a> {
 
 impl<'a> Weight<'a> {
     /// `terms` under `model`, each weighted by its query frequency.
-    pub(super) fn new(index: &'a Index, terms: &'a [QueryTerm], model: &Model) -> Self {
-        let scorer = PostingScorer::new(index, model);
+    pub(super) fn new(
+        index: &'a Index,
+        terms: &'a [QueryTerm],
+        model: &Model,
+        stats: Statistics<'_>,
+    ) -> Self {
+        let scorer = PostingScorer::new(index, model, stats);
         let weights = match &scorer {
             PostingScorer::Bm25(bm25) => terms
                 .iter()
-                .map(|t| f64::from(bm25.term_weight(t.df, t.query_tf)))
+                .enumerate()
+                .map(|(i, t)| f64::from(bm25.term_weight(stats.df(i, t), t.query_tf)))
                 .collect(),
             PostingScorer::TfIdf(_) => {
                 // The query norm counts unknown terms too.
@@ -46,7 +56,8 @@ impl<'a> Weight<'a> {
             }
             PostingScorer::Qld(qld) => terms
                 .iter()
-                .map(|t| qld.term_weight(index.cf(&t.term)))
+                .enumerate()
+                .map(|(i, t)| qld.term_weight(stats.cf(index, i, t)))
                 .collect(),
         };
         Weight {
@@ -67,7 +78,7 @@ impl<'a> Weight<'a> {
         Weight {
             terms,
             weights,
-            scorer: PostingScorer::new(index, model),
+            scorer: PostingScorer::new(index, model, Statistics::Own),
         }
     }
 
@@ -79,7 +90,7 @@ impl<'a> Weight<'a> {
         boosts: &[f32],
         params: &Bm25Params,
     ) -> Self {
-        let bm25 = bm25_scorer(index, params);
+        let bm25 = bm25_scorer(index, params, Statistics::Own);
         Weight {
             terms,
             weights: boosted_weights(&bm25, terms, boosts),
@@ -96,7 +107,7 @@ pub fn bm25_boosted_weights(
     boosts: &[f32],
     params: &Bm25Params,
 ) -> Vec<f64> {
-    boosted_weights(&bm25_scorer(index, params), terms, boosts)
+    boosted_weights(&bm25_scorer(index, params, Statistics::Own), terms, boosts)
 }
 
 fn boosted_weights(scorer: &Bm25Scorer, terms: &[QueryTerm], boosts: &[f32]) -> Vec<f64> {
@@ -108,8 +119,8 @@ fn boosted_weights(scorer: &Bm25Scorer, terms: &[QueryTerm], boosts: &[f32]) -> 
 }
 
 /// BM25 bound to the collection statistics its length mode reads.
-fn bm25_scorer(index: &Index, params: &Bm25Params) -> Bm25Scorer {
-    Bm25Scorer::new(*params, index.collection_stats(params.length))
+fn bm25_scorer(index: &Index, params: &Bm25Params, stats: Statistics<'_>) -> Bm25Scorer {
+    Bm25Scorer::new(*params, stats.collection(index, params.length))
 }
 
 /// How one posting scores under a model, bound to the index's statistics.
@@ -122,12 +133,12 @@ pub(super) enum PostingScorer<'a> {
 }
 
 impl<'a> PostingScorer<'a> {
-    fn new(index: &'a Index, model: &Model) -> Self {
+    fn new(index: &'a Index, model: &Model, stats: Statistics<'_>) -> Self {
         match model {
-            Model::Bm25(params) => PostingScorer::Bm25(bm25_scorer(index, params)),
+            Model::Bm25(params) => PostingScorer::Bm25(bm25_scorer(index, params, stats)),
             Model::TfIdf => PostingScorer::TfIdf(index.tfidf_norms()),
             Model::Qld(params) => {
-                PostingScorer::Qld(QldScorer::new(*params, index.stats().total_terms))
+                PostingScorer::Qld(QldScorer::new(*params, stats.total_terms(index)))
             }
         }
     }
