@@ -1,0 +1,63 @@
+"""Round 1's answers, summed over the shards and kept per shard generations.
+
+The statistics of a sharded index are the sums of its shards' integers: document
+counts, total terms and each term's document frequency, in unbounded Python
+integers (a sum never wraps; the core takes them as u64). A sum is valid for one
+vector of shard generations only, the key of the cache: a shard that moves to
+another generation makes every cached sum useless, so the cache keeps one
+vector's sums and starts afresh when it changes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+
+from rserini._core import GlobalStats
+
+#: Terms kept before the cache starts afresh (bounds its memory).
+MAX_TERMS = 1 << 20
+
+
+class StatsCache:
+    """Collection totals and term dfs summed over the shards, for one generation vector."""
+
+    def __init__(self, max_terms: int = MAX_TERMS) -> None:
+        self._lock = threading.Lock()
+        self._max_terms = max_terms
+        self.generations: tuple[int, ...] | None = None
+        self._totals: tuple[int, int, int] | None = None
+        self._dfs: dict[str, int] = {}
+
+    def missing(self, terms: Iterable[str]) -> set[str]:
+        """The ``terms`` the cache cannot answer for its current generations."""
+        with self._lock:
+            return {t for t in terms if t not in self._dfs}
+
+    def add(self, answers: Mapping[int, tuple[int, GlobalStats]]) -> bool:
+        """Sums one round-1 answer per shard into the cache; returns whether the cache
+        still holds sums for more terms than these answers (their generations are the
+        cached ones). New generations empty the cache first."""
+        generations = tuple(g for _, (g, _) in sorted(answers.items()))
+        total = GlobalStats.sum([s for _, s in answers.values()])
+        with self._lock:
+            kept = generations == self.generations
+            if not kept or len(self._dfs) > self._max_terms:
+                self._dfs = {}
+            self.generations = generations
+            self._totals = (total.documents, total.documents_with_terms, total.total_terms)
+            self._dfs.update(total.dfs or {})
+            return kept
+
+    def stats(self, terms: Iterable[str]) -> tuple[tuple[int, ...], GlobalStats]:
+        """The generations and the summed statistics for ``terms`` (all cached)."""
+        with self._lock:
+            if self.generations is None or self._totals is None:
+                raise LookupError("no statistics gathered yet")
+            dfs = {t: self._dfs[t] for t in terms}
+            return self.generations, GlobalStats(*self._totals, dfs)
+
+    def forget(self) -> None:
+        """Drops everything (the next search gathers the statistics again)."""
+        with self._lock:
+            self.generations, self._totals, self._dfs = None, None, {}
