@@ -3,12 +3,13 @@
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, TypedDict, final
+from typing import Any, Literal, TypeAlias, TypedDict, final, overload
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import Unpack
 
+from rserini.columns import Columns
 from rserini.retrieval.document import Document
 
 __version__: str
@@ -140,6 +141,74 @@ class Bm25:
         self,
     ) -> tuple[type[Bm25], tuple[float, float, Variant, LengthMode, float | None]]:
         """Pickle rebuilds the value from its constructor's arguments."""
+
+@final
+class GlobalStats:
+    """Collection statistics as integers: what a shard contributes to, and a
+    search takes as ``stats=`` to score as one index of the whole collection.
+
+    Counts are of live documents. Frozen, comparable, hashable and picklable;
+    ``a + b`` and :meth:`sum` add every count (dfs term by term), so the
+    statistics of a partition's parts sum to those of the whole.
+
+    Parameters
+    ----------
+    documents
+        Live documents, empty ones included (N of ``length="exact"``).
+    documents_with_terms
+        Live documents with at least one indexed term (Lucene's ``docCount``:
+        N of ``length="lucene"``), at most ``documents`` and ``total_terms``.
+    total_terms
+        The sum of the live documents' lengths (avgdl's numerator).
+    dfs
+        Analyzed term → live documents holding it, each at most
+        ``documents_with_terms``.
+
+    Raises
+    ------
+    ValueError
+        For a negative count or one beyond 64 bits, or inconsistent counts.
+    TypeError
+        For a count that is not an int, or ``dfs`` not a dict of str to int.
+    """
+
+    def __new__(
+        cls,
+        documents: int,
+        documents_with_terms: int,
+        total_terms: int,
+        dfs: dict[str, int] | None = None,
+    ) -> GlobalStats: ...
+    @property
+    def documents(self) -> int:
+        """Live documents, empty ones included."""
+    @property
+    def documents_with_terms(self) -> int:
+        """Live documents with at least one indexed term."""
+    @property
+    def total_terms(self) -> int:
+        """The sum of the live documents' lengths."""
+    @property
+    def dfs(self) -> dict[str, int]:
+        """Analyzed term → live document frequency (a new dict, in term order)."""
+    def __add__(self, other: GlobalStats, /) -> GlobalStats: ...
+    def __radd__(self, other: GlobalStats, /) -> GlobalStats: ...
+    @classmethod
+    def sum(cls, parts: Iterable[GlobalStats]) -> GlobalStats:
+        """The sum of ``parts`` (all counts zero for none), in 64-bit integers.
+
+        Raises
+        ------
+        ValueError
+            If a sum exceeds 2**64 - 1.
+        TypeError
+            For a part that is not a ``GlobalStats``.
+        """
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[GlobalStats], tuple[int, int, int, dict[str, int]]]: ...
 
 # BM25's ``k1`` and ``b`` as keywords (Lucene's BM25 of the feedback searches).
 class LuceneBm25Keywords(TypedDict, total=False):
@@ -430,6 +499,7 @@ class Index:
         *,
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        stats: GlobalStats | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
@@ -458,6 +528,13 @@ class Index:
             :data:`DEFAULT_K1` and :data:`DEFAULT_B` (0.9 and 0.4, Pyserini's).
         mu
             The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
+        stats
+            A :class:`GlobalStats` to score with instead of the index's own
+            statistics (BM25 only): those of a whole collection this index is a shard
+            of (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
+            N, avgdl and idf are derived as one index derives its own; the shards'
+            hits, merged by :func:`merge_topk`, are then the single index's, bit for
+            bit. It must hold the df of every analyzed query term.
 
         Returns
         -------
@@ -469,7 +546,10 @@ class Index:
         QueryError
             For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
             negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
-            negative or not finite.
+            negative or not finite; for ``stats`` lacking a query term's df, counting
+            less than this index holds, or given with ``model="tfidf"`` (its document
+            norms need every term's global df) or ``"qld"`` (it needs collection
+            frequencies).
         TypeError
             For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
             and a keyword of it.
@@ -481,6 +561,7 @@ class Index:
         *,
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        stats: GlobalStats | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
@@ -495,6 +576,7 @@ class Index:
         threads: int | None = None,
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        stats: GlobalStats | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
@@ -512,6 +594,7 @@ class Index:
         threads: int | None = None,
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
+        stats: GlobalStats | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
@@ -519,12 +602,31 @@ class Index:
         The calling thread makes the tuples of each ranking as soon as it is found,
         and searches too (without the GIL) while none is waiting.
         """
+    def batch_search_columns(
+        self,
+        queries: Sequence[str],
+        k: int = 1000,
+        *,
+        threads: int | None = None,
+        scoring: Bm25 | None = None,
+        algorithm: Algorithm = "auto",
+        stats: GlobalStats | None = None,
+        **options: Unpack[ScoringKeywords],
+    ) -> Columns:
+        """``batch_search`` as one :class:`Columns`: the rankings as four flat numpy
+        arrays (row offsets, float32 scores, docid offsets, UTF-8 docid bytes), made
+        without the GIL and without a Python object per hit. The compact form to
+        ship many rankings between processes (:func:`merge_topk` merges them;
+        ``Columns.to_pairs()`` gives ``batch_search_pairs``' lists). Parameters and
+        errors as ``batch_search``.
+        """
     def explain(
         self,
         query: str,
         docid: str,
         *,
         scoring: Bm25 | None = None,
+        stats: GlobalStats | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> Explanation:
         """Breaks the score of ``docid`` for ``query`` down by term: each term's
@@ -539,6 +641,29 @@ class Index:
         term of ``query``, in first-occurrence order; df counts live documents. With
         ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
         index's BM25 statistics."""
+    def collection_stats(self) -> GlobalStats:
+        """The index's collection statistics as a :class:`GlobalStats` without dfs:
+        live documents, those with at least one term, and their total length."""
+    def term_dfs(self, terms: Sequence[str]) -> list[int]:
+        """The live document frequency of each of ``terms``, analyzed terms taken as
+        they are (not analyzed again); 0 for a term the index does not hold.
+
+        Raises
+        ------
+        TypeError
+            For a single str or an item that is not a str.
+        """
+    def global_stats(self, queries: Sequence[str]) -> GlobalStats:
+        """:meth:`collection_stats` with the dfs of every analyzed term of
+        ``queries``: what this index, as one shard of a collection, contributes to
+        the :class:`GlobalStats` its shards search with (``GlobalStats.sum`` of
+        every shard's).
+
+        Raises
+        ------
+        TypeError
+            For a single str or an item that is not a str.
+        """
     def batch_search_rm3(
         self,
         queries: Sequence[str],
@@ -658,6 +783,33 @@ def rrf_full_depth(
     the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
     result cannot be held."""
 
+@overload
+def merge_topk(parts: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
+    """The ``k`` best hits of the rankings of disjoint parts of a collection
+    (shards): score descending, then docid ascending (byte-wise), as one index
+    ranks them. Exact when every part ranked with the same statistics (a
+    :class:`GlobalStats` summed over the parts, given as ``stats=``).
+
+    ``parts`` holds one ranking per part, each a list of ``(docid, score)``
+    tuples in rank order (as ``search_pairs`` returns it), and the result is one
+    such list (of the same tuples); or one :class:`Columns` per part (as
+    ``batch_search_columns`` returns it, all with the same number of rows), and
+    the result is one ``Columns``, merged row by row. No part gives ``[]``.
+
+    Raises
+    ------
+    ValueError
+        For a part not in rank order, ``Columns`` with different numbers of rows,
+        or inconsistent ``Columns`` arrays.
+    QueryError
+        For ``k`` outside [1, 2**63 - 1].
+    TypeError
+        For a ``k`` that is not an int, or parts that are neither lists of
+        ``(str, float)`` tuples nor ``Columns``.
+    """
+
+@overload
+def merge_topk(parts: Sequence[Columns], k: int) -> Columns: ...
 def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
     """Rebuilds an in-memory index from its pickled files."""
 

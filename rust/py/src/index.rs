@@ -21,6 +21,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
+use rserini_core::global_stats::GlobalStats;
 use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats};
 use rserini_core::reorder::Reorder;
 use rserini_core::rm3::{self, Rm3Params};
@@ -32,8 +33,10 @@ use rserini_core::{Error, corpus, store, walk};
 
 use crate::analyzer::{PyAnalyzer, config_dict};
 use crate::args::{Hits, Threads};
+use crate::columns::Packed;
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
+use crate::global_stats::PyGlobalStats;
 use crate::pickle;
 use crate::results::{DocidStrings, PyExplanation, explanation, hits, pairs};
 use crate::scoring::{self, PyBm25};
@@ -65,10 +68,12 @@ impl AnalyzerArg {
     }
 }
 
-/// A search's scoring model and top-k algorithm, parsed once per call.
+/// A search's scoring model, top-k algorithm and statistics (the index's
+/// own unless given), parsed once per call.
 struct Plan {
     model: Model,
     algorithm: Algorithm,
+    stats: Option<Arc<GlobalStats>>,
 }
 
 impl Plan {
@@ -76,12 +81,26 @@ impl Plan {
         method: &str,
         scoring: Option<Bound<'_, PyBm25>>,
         algorithm: &str,
+        stats: Option<Bound<'_, PyGlobalStats>>,
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         Ok(Plan {
             model: scoring::model(method, scoring.as_ref(), options.as_ref())?,
             algorithm: Algorithm::parse(algorithm).map_err(CoreError)?,
+            stats: stats.map(|s| Arc::clone(&s.get().inner)),
         })
+    }
+
+    /// The `k` best documents of `index` for `query` under this plan.
+    fn search(&self, index: &Index, query: &str, k: usize) -> Result<Vec<ScoredDoc>, Error> {
+        search::search_with_stats(
+            index,
+            query,
+            k,
+            &self.model,
+            self.algorithm,
+            self.stats.as_deref(),
+        )
     }
 }
 
@@ -861,6 +880,13 @@ impl PyIndex {
     ///     :data:`DEFAULT_K1` and :data:`DEFAULT_B` (0.9 and 0.4, Pyserini's).
     /// mu
     ///     The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
+    /// stats
+    ///     A :class:`GlobalStats` to score with instead of the index's own
+    ///     statistics (BM25 only): those of a whole collection this index is a shard
+    ///     of (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
+    ///     N, avgdl and idf are derived as one index derives its own; the shards'
+    ///     hits, merged by :func:`merge_topk`, are then the single index's, bit for
+    ///     bit. It must hold the df of every analyzed query term.
     ///
     /// Returns
     /// -------
@@ -872,12 +898,18 @@ impl PyIndex {
     /// QueryError
     ///     For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
     ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
-    ///     negative or not finite.
+    ///     negative or not finite; for ``stats`` lacking a query term's df, counting
+    ///     less than this index holds, or given with ``model="tfidf"`` (its document
+    ///     norms need every term's global df) or ``"qld"`` (it needs collection
+    ///     frequencies).
     /// TypeError
     ///     For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
     ///     and a keyword of it.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", **options))]
-    #[pyo3(text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', **options)")]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
@@ -885,9 +917,10 @@ impl PyIndex {
         k: Hits,
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        stats: Option<Bound<'py, PyGlobalStats>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search", scoring, algorithm, options)?;
+        let plan = Plan::new("Index.search", scoring, algorithm, stats, options)?;
         let (index, docs) = self.ranked(py, query, k, &plan)?;
         hits(py, &index, &self.docids, &docs)
     }
@@ -895,8 +928,11 @@ impl PyIndex {
     /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
     /// objects: the cheapest way to a deep ranking (evaluation, fusion).
     /// Parameters and errors as ``search``.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", **options))]
-    #[pyo3(text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', **options)")]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
         &self,
         py: Python<'py>,
@@ -904,9 +940,10 @@ impl PyIndex {
         k: Hits,
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        stats: Option<Bound<'py, PyGlobalStats>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search_pairs", scoring, algorithm, options)?;
+        let plan = Plan::new("Index.search_pairs", scoring, algorithm, stats, options)?;
         let (index, docs) = self.ranked(py, query, k, &plan)?;
         pairs(py, &index, &self.docids, &docs)
     }
@@ -917,9 +954,9 @@ impl PyIndex {
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
     /// snapshot searched even after a commit; an empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -930,15 +967,22 @@ impl PyIndex {
         threads: Option<Threads>,
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        stats: Option<Bound<'py, PyGlobalStats>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = k.0.min(index.len());
-        let plan = Plan::new("Index.batch_search", scoring, algorithm, options)?;
+        let plan = Plan::new("Index.batch_search", scoring, algorithm, stats, options)?;
         let (ids, scores) = detached(py, threads.map(|t| t.0), || {
-            let rankings = search::batch_search(&index, &owned, k, &plan.model, plan.algorithm);
+            let rankings = match &plan.stats {
+                None => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm),
+                Some(_) => owned
+                    .par_iter()
+                    .map(|q| plan.search(&index, q, k))
+                    .collect::<Result<_, Error>>()?,
+            };
             Ok(columns(&rankings, k))
         })?;
         Ok((
@@ -951,9 +995,9 @@ impl PyIndex {
     /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
     /// The calling thread makes the tuples of each ranking as soon as it is found,
     /// and searches too (without the GIL) while none is waiting.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -964,39 +1008,90 @@ impl PyIndex {
         threads: Option<Threads>,
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
+        stats: Option<Bound<'py, PyGlobalStats>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
-        let plan = Plan::new("Index.batch_search_pairs", scoring, algorithm, options)?;
+        let plan = Plan::new(
+            "Index.batch_search_pairs",
+            scoring,
+            algorithm,
+            stats,
+            options,
+        )?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
         threads::search_each(
             py,
             threads.map(|t| t.0),
             owned.len(),
-            |i| search::search_with(&index, &owned[i], k.0, &plan.model, plan.algorithm),
+            |i| plan.search(&index, &owned[i], k.0),
             |i, docs| out.set_item(i, pairs(py, &index, &self.docids, &docs)?),
         )?;
         Ok(out)
+    }
+
+    /// ``batch_search`` as one :class:`Columns`: the rankings as four flat numpy
+    /// arrays (row offsets, float32 scores, docid offsets, UTF-8 docid bytes), made
+    /// without the GIL and without a Python object per hit. The compact form to
+    /// ship many rankings between processes (:func:`merge_topk` merges them;
+    /// ``Columns.to_pairs()`` gives ``batch_search_pairs``' lists). Parameters and
+    /// errors as ``batch_search``.
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search_columns<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: Hits,
+        threads: Option<Threads>,
+        scoring: Option<Bound<'py, PyBm25>>,
+        algorithm: &str,
+        stats: Option<Bound<'py, PyGlobalStats>>,
+        options: Option<Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let owned = query_list(queries)?;
+        let plan = Plan::new(
+            "Index.batch_search_columns",
+            scoring,
+            algorithm,
+            stats,
+            options,
+        )?;
+        let index = self.snapshot();
+        let packed = detached(py, threads.map(|t| t.0), || {
+            let rankings = owned
+                .par_iter()
+                .map(|q| plan.search(&index, q, k.0))
+                .collect::<Result<Vec<_>, Error>>()?;
+            Ok(Packed::of_rankings(&index, &rankings))
+        })?;
+        packed.into_py(py)
     }
 
     /// Breaks the score of ``docid`` for ``query`` down by term: each term's
     /// query and document frequencies, idf and share, with the formula; ``str()``
     /// prints it. Parameters as ``search``; an unknown docid raises
     /// ``UnknownDocidError``.
-    #[pyo3(signature = (query, docid, *, scoring = None, **options))]
-    #[pyo3(text_signature = "($self, query, docid, *, scoring=None, **options)")]
+    #[pyo3(signature = (query, docid, *, scoring = None, stats = None, **options))]
+    #[pyo3(text_signature = "($self, query, docid, *, scoring=None, stats=None, **options)")]
     fn explain(
         &self,
         py: Python<'_>,
         query: &Bound<'_, PyAny>,
         docid: &str,
         scoring: Option<Bound<'_, PyBm25>>,
+        stats: Option<Bound<'_, PyGlobalStats>>,
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<PyExplanation> {
         let query = query_text(query)?;
         let model = scoring::model("Index.explain", scoring.as_ref(), options.as_ref())?;
-        let e = search::explain(&self.snapshot(), &query, docid, &model).map_err(CoreError)?;
+        let stats = stats.as_ref().map(|s| &*s.get().inner);
+        let e =
+            search::explain(&self.snapshot(), &query, docid, &model, stats).map_err(CoreError)?;
         explanation(py, e)
     }
 
@@ -1173,6 +1268,42 @@ impl PyIndex {
             .map(|t| (t.term, t.query_tf, t.df))
             .collect()
     }
+
+    /// The index's collection statistics as a :class:`GlobalStats` without dfs:
+    /// live documents, those with at least one term, and their total length.
+    fn collection_stats(&self) -> PyGlobalStats {
+        GlobalStats::of_index(&self.snapshot()).into()
+    }
+
+    /// The live document frequency of each of ``terms``, analyzed terms taken as
+    /// they are (not analyzed again); 0 for a term the index does not hold.
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     For a single str or an item that is not a str.
+    fn term_dfs(&self, py: Python<'_>, terms: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+        let terms = str_list(terms, "terms")?;
+        let index = self.snapshot();
+        Ok(py.detach(|| terms.iter().map(|t| index.df(t)).collect()))
+    }
+
+    /// :meth:`collection_stats` with the dfs of every analyzed term of
+    /// ``queries``: what this index, as one shard of a collection, contributes to
+    /// the :class:`GlobalStats` its shards search with (``GlobalStats.sum`` of
+    /// every shard's).
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     For a single str or an item that is not a str.
+    fn global_stats(&self, py: Python<'_>, queries: &Bound<'_, PyAny>) -> PyResult<PyGlobalStats> {
+        let queries = str_list(queries, "queries")?;
+        let index = self.snapshot();
+        Ok(py
+            .detach(|| GlobalStats::of_queries(&index, &queries))
+            .into())
+    }
 }
 
 /// The mean length over every live document, 0 for an empty index: what
@@ -1199,10 +1330,35 @@ impl PyIndex {
     ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
         let query = nonempty_query(query_text(query)?)?;
         let index = self.snapshot();
-        let docs =
-            py.detach(|| search::search_with(&index, &query, k.0, &plan.model, plan.algorithm));
+        let docs = py
+            .detach(|| plan.search(&index, &query, k.0))
+            .map_err(CoreError)?;
         Ok((index, docs))
     }
+}
+
+/// A list of str argument (`name`), refusing a single str.
+fn str_list(items: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    if items.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a list of str, not a single str"
+        )));
+    }
+    items
+        .try_iter()?
+        .map(|item| {
+            let item = item?;
+            item.extract::<String>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{name} must hold str, got {}",
+                    item.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// The texts of a list of queries.

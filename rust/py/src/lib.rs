@@ -4,12 +4,15 @@
 
 mod analyzer;
 mod args;
+mod columns;
 mod convert;
 mod corpus;
 mod errors;
 mod fusion;
+mod global_stats;
 mod index;
 mod lexical;
+mod merge;
 mod pickle;
 mod project;
 mod results;
@@ -29,12 +32,16 @@ mod _core {
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
+    use crate::global_stats::PyGlobalStats;
+    #[pymodule_export]
     use crate::index::{PyIndex, read_queries};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
         PyTfidfArm,
     };
+    #[pymodule_export]
+    use crate::merge::merge_topk;
     #[pymodule_export]
     use crate::pickle::_index_from_files;
     #[pymodule_export]

@@ -141,14 +141,15 @@ pub fn with_threads<T: Send>(
 
 /// Runs `search(i)` for every `i < count` on `threads` threads (all cores
 /// for `None`) and hands each ranking to `found(i, ranking)` on this
-/// thread, which holds the GIL, as soon as it is ready.
+/// thread, which holds the GIL, as soon as it is ready; the first error (of
+/// a search or of `found`) stops the others and is returned.
 ///
 /// Only the GIL's thread can make Python objects, and for deep rankings
 /// that is as much work as the search, so this thread takes part: it
 /// hands over what the other threads found when there is any, and
 /// searches the next query itself (the GIL released) when there is none.
 /// With one thread, it searches and hands over in turn.
-pub fn search_each<S: Fn(usize) -> Vec<ScoredDoc> + Sync>(
+pub fn search_each<S: Fn(usize) -> Result<Vec<ScoredDoc>, Error> + Sync>(
     py: Python<'_>,
     threads: Option<usize>,
     count: usize,
@@ -173,7 +174,7 @@ struct Queries<S> {
     search: S,
 }
 
-impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
+impl<S: Fn(usize) -> Result<Vec<ScoredDoc>, Error> + Sync> Queries<S> {
     /// Takes the next query, if any is left.
     fn claim(&self) -> Option<usize> {
         Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < self.count)
@@ -216,7 +217,10 @@ impl<S: Fn(usize) -> Vec<ScoredDoc> + Sync> Queries<S> {
                     }
                 },
             };
-            if let Err(e) = found(i, docs) {
+            let handed = docs
+                .map_err(|e| PyErr::from(CoreError(e)))
+                .and_then(|docs| found(i, docs));
+            if let Err(e) = handed {
                 // The helpers stop at their next claim.
                 self.next.store(self.count, Ordering::Relaxed);
                 return Err(e);

@@ -2,8 +2,9 @@
 
 use super::model::Model;
 use super::query::{QueryTerm, query_terms};
-use super::weight::{PostingScorer, Weight};
+use super::weight::{PostingScorer, Statistics, Weight};
 use crate::error::Result;
+use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::tfidf;
 
@@ -14,7 +15,7 @@ pub struct TermExplanation {
     pub term: String,
     /// Its query frequency.
     pub query_tf: u32,
-    /// Live documents holding it (0 if unknown).
+    /// Live documents holding it (0 if unknown), in the statistics scored with.
     pub df: u64,
     /// Its frequency in the document.
     pub tf: u32,
@@ -42,16 +43,32 @@ pub struct Explanation {
 }
 
 /// A per-term statistic shown in an explanation (idf, or QLD's collection probability).
-type TermStatistic<'a> = Box<dyn Fn(&QueryTerm) -> f64 + 'a>;
+/// Called with the term and its df as scored.
+type TermStatistic<'a> = Box<dyn Fn(&QueryTerm, u64) -> f64 + 'a>;
 
-/// Explains the score of `docid` for `query`.
-pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result<Explanation> {
+/// Explains the score of `docid` for `query`, under `stats` instead of the
+/// index's own statistics when given (as [`super::search_with_stats`]).
+pub fn explain(
+    index: &Index,
+    query: &str,
+    docid: &str,
+    model: &Model,
+    stats: Option<&GlobalStats>,
+) -> Result<Explanation> {
     let (s, doc) = index
         .locate(index.doc(docid)?)
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let bound = Weight::new(index, &terms, model);
+    let dfs = match stats {
+        Some(stats) => Some(Statistics::global(index, &terms, model, stats)?),
+        None => None,
+    };
+    let statistics = match (stats, &dfs) {
+        (Some(stats), Some(dfs)) => Statistics::Global(stats, dfs),
+        _ => Statistics::Own,
+    };
+    let bound = Weight::new(index, &terms, model, statistics);
     let tf_of = |term: &str| -> u32 {
         let Some(ord) = data.term_ord(term) else {
             return 0;
@@ -72,7 +89,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
             (
                 bm25.formula(),
                 bm25.seen_length(data.norm(doc), data.length(doc)),
-                Box::new(move |qt| crate::scoring::bm25_idf(variant, n, qt.df)),
+                Box::new(move |_, df| crate::scoring::bm25_idf(variant, n, df)),
             )
         }
         PostingScorer::Qld(qld) => {
@@ -80,7 +97,7 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
             (
                 qld.formula(),
                 qld.seen_length(data.norm(doc)),
-                Box::new(move |qt| (index.cf(&qt.term) as f64 + 1.0) / (t as f64 + 1.0)),
+                Box::new(move |qt, _| (index.cf(&qt.term) as f64 + 1.0) / (t as f64 + 1.0)),
             )
         }
         PostingScorer::TfIdf(norms) => {
@@ -91,13 +108,14 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
                     "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
                 ),
                 data.length(doc) as f32,
-                Box::new(move |qt| tfidf::idf(n, qt.df)),
+                Box::new(move |_, df| tfidf::idf(n, df)),
             )
         }
     };
     let mut out = Vec::with_capacity(terms.len());
     let mut total = 0f64;
-    for (qt, &weight) in terms.iter().zip(&bound.weights) {
+    for (i, (qt, &weight)) in terms.iter().zip(&bound.weights).enumerate() {
+        let df = statistics.df(i, qt);
         let tf = tf_of(&qt.term);
         let score = match tf {
             0 => 0.0,
@@ -109,9 +127,9 @@ pub fn explain(index: &Index, query: &str, docid: &str, model: &Model) -> Result
         out.push(TermExplanation {
             term: qt.term.clone(),
             query_tf: qt.query_tf,
-            df: qt.df,
+            df,
             tf,
-            idf: if qt.df > 0 { idf_of(qt) } else { 0.0 },
+            idf: if df > 0 { idf_of(qt, df) } else { 0.0 },
             score,
         });
     }

@@ -22,6 +22,7 @@
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::Bm25Params;
 
@@ -41,7 +42,7 @@ pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
 pub use weight::bm25_boosted_weights;
-use weight::{PostingScorer, Weight};
+use weight::{PostingScorer, Statistics, Weight};
 
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
@@ -82,8 +83,30 @@ pub fn search_terms(
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
     top_k(index, terms, k, model, algorithm, || {
-        Weight::new(index, terms, model)
+        Weight::new(index, terms, model, Statistics::Own)
     })
+}
+
+/// [`search_with`] scored with `stats` instead of the index's own
+/// statistics when given: those of a collection this index is a shard of,
+/// so that its hits score as in one index of the whole collection. Every
+/// query term must be in `stats`, and the model must be BM25.
+pub fn search_with_stats(
+    index: &Index,
+    query: &str,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+    stats: Option<&GlobalStats>,
+) -> Result<Vec<ScoredDoc>> {
+    let terms = query_terms(index, query);
+    let Some(stats) = stats else {
+        return Ok(search_terms(index, &terms, k, model, algorithm));
+    };
+    let dfs = Statistics::global(index, &terms, model, stats)?;
+    Ok(top_k(index, &terms, k, model, algorithm, || {
+        Weight::new(index, &terms, model, Statistics::Global(stats, &dfs))
+    }))
 }
 
 /// [`search_terms`] with the per-term weights given (for BM25, Lucene's

@@ -5,9 +5,11 @@ use proptest::prelude::*;
 
 use crate::analysis::AnalyzerConfig;
 use crate::document::Doc;
+use crate::global_stats::GlobalStats;
 use crate::index::Index;
+use crate::merge::merge_topk;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use crate::search::{Algorithm, Model, search_with};
+use crate::search::{Algorithm, Model, query_terms, search_with, search_with_stats};
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.
@@ -156,4 +158,230 @@ fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
     let robertson =
         Bm25Params::new(1.2, 0.75, Bm25Variant::Robertson, LengthMode::Exact, None).unwrap();
     check(&index, "w0 w1 w20", 10, &Model::Bm25(robertson)).unwrap();
+}
+
+/// `index`'s statistics with the dfs of `query`'s terms.
+fn stats_for(index: &Index, query: &str) -> GlobalStats {
+    let terms = query_terms(index, query);
+    GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()))
+}
+
+/// [`check`] under foreign statistics `stats`.
+fn check_with_stats(
+    index: &Index,
+    query: &str,
+    k: usize,
+    model: &Model,
+    stats: &GlobalStats,
+) -> Result<(), TestCaseError> {
+    let run =
+        |algorithm| search_with_stats(index, query, k, model, algorithm, Some(stats)).unwrap();
+    let expected = run(Algorithm::Exhaustive);
+    for algorithm in [
+        Algorithm::MaxScore,
+        Algorithm::BlockMaxWand,
+        Algorithm::Auto,
+    ] {
+        let got = run(algorithm);
+        prop_assert_eq!(got.len(), expected.len(), "{:?} {}", algorithm, query);
+        for (g, e) in got.iter().zip(&expected) {
+            prop_assert_eq!(g.doc, e.doc, "{:?} {} k={}", algorithm, query, k);
+            prop_assert_eq!(g.score.to_bits(), e.score.to_bits());
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Block-max bounds are built from the weights at query time, so they
+    /// stay exact when the weights come from another collection's
+    /// statistics (here this index's plus another's, as a shard sees them).
+    #[test]
+    fn pruned_equals_exhaustive_under_foreign_statistics(
+        seed in any::<u64>(),
+        other_seed in any::<u64>(),
+        docs in 1usize..1200,
+        other_docs in 0usize..3000,
+        vocab in 2u64..300,
+        deletes in 0usize..40,
+        queries in proptest::collection::vec(proptest::collection::vec(0u64..300, 1..10), 1..5),
+        k in prop_oneof![1usize..20, 20usize..1500],
+        k1 in prop_oneof![Just(0.0f64), 0.01f64..3.0, Just(25.0)],
+        b in prop_oneof![Just(0.0f64), 0.0f64..1.0, Just(1.0)],
+        v in 0usize..5,
+        exact in any::<bool>(),
+    ) {
+        let index = index(seed, docs, vocab, deletes.min(docs / 2), 0);
+        let other = index_of(corpus(other_seed, other_docs, vocab));
+        let length = if exact { LengthMode::Exact } else { LengthMode::Lucene };
+        let model = Model::Bm25(Bm25Params::new(k1, b, variant(v), length, None).unwrap());
+        for q in &queries {
+            let words: Vec<String> = q.iter().map(|r| format!("w{}", r * r / vocab.max(1))).collect();
+            let query = words.join(" ");
+            let stats = GlobalStats::sum([&stats_for(&index, &query), &stats_for(&other, &query)]).unwrap();
+            check_with_stats(&index, &query, k, &model, &stats)?;
+        }
+    }
+}
+
+fn index_of(docs: Vec<Doc>) -> Index {
+    Index::build_docs(AnalyzerConfig::preset("whitespace").unwrap(), docs, false).unwrap()
+}
+
+/// A corpus with empty documents and repeated texts, its first `built`
+/// documents built into an index, then the rest added and `gone` deleted;
+/// and the same documents split into `shards` indexes by `shard_of`, each
+/// changed alike.
+fn single_and_shards(
+    docs: &[Doc],
+    built: usize,
+    gone: &[String],
+    shards: usize,
+    shard_of: impl Fn(usize) -> usize,
+) -> (Index, Vec<Index>) {
+    let apply = |first: Vec<Doc>, added: Vec<Doc>, gone: Vec<String>| {
+        let index = index_of(first);
+        if added.is_empty() && gone.is_empty() {
+            index
+        } else {
+            index.with_changes(added, &gone, false).unwrap()
+        }
+    };
+    let single = apply(
+        docs[..built].to_vec(),
+        docs[built..].to_vec(),
+        gone.to_vec(),
+    );
+    let parts = (0..shards)
+        .map(|s| {
+            let mine = |range: std::ops::Range<usize>| -> Vec<Doc> {
+                range
+                    .filter(|&i| shard_of(i) == s)
+                    .map(|i| docs[i].clone())
+                    .collect()
+            };
+            let first = mine(0..built);
+            let gone = first
+                .iter()
+                .filter(|d| gone.contains(&d.docid))
+                .map(|d| d.docid.clone())
+                .collect();
+            apply(first, mine(built..docs.len()), gone)
+        })
+        .collect();
+    (single, parts)
+}
+
+/// `query` over `shards`, each scored with the sum of their statistics,
+/// merged: `(docid, score bits)`, best first.
+fn sharded_search(
+    shards: &[Index],
+    query: &str,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+    global: bool,
+) -> Vec<(String, u32)> {
+    let parts_stats: Vec<GlobalStats> = shards.iter().map(|s| stats_for(s, query)).collect();
+    let stats = GlobalStats::sum(&parts_stats).unwrap();
+    let rankings: Vec<Vec<(String, f32)>> = shards
+        .iter()
+        .zip(&parts_stats)
+        .map(|(shard, own)| {
+            let stats = if global { &stats } else { own };
+            search_with_stats(shard, query, k, model, algorithm, Some(stats))
+                .unwrap()
+                .into_iter()
+                .map(|h| (shard.docid(h.doc).unwrap().to_owned(), h.score))
+                .collect()
+        })
+        .collect();
+    let parts: Vec<Vec<(&[u8], f32)>> = rankings
+        .iter()
+        .map(|r| r.iter().map(|(d, s)| (d.as_bytes(), *s)).collect())
+        .collect();
+    merge_topk(&parts, k)
+        .unwrap()
+        .into_iter()
+        .map(|(p, i)| (rankings[p][i].0.clone(), rankings[p][i].1.to_bits()))
+        .collect()
+}
+
+fn single_search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<(String, u32)> {
+    search_with(index, query, k, model, Algorithm::Exhaustive)
+        .into_iter()
+        .map(|h| (index.docid(h.doc).unwrap().to_owned(), h.score.to_bits()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Any partition into shards, each searched with the summed statistics
+    /// and merged, gives the single index's hits bit for bit: empty
+    /// documents, deletions, equal texts in different shards (ties across
+    /// shards), terms missing from some shards and empty shards included.
+    #[test]
+    fn shards_with_global_statistics_equal_one_index(
+        seed in any::<u64>(),
+        docs in 0usize..600,
+        extra in 0usize..100,
+        vocab in 2u64..200,
+        deletes in 0usize..30,
+        shards in 1usize..9,
+        queries in proptest::collection::vec(proptest::collection::vec(0u64..200, 1..8), 1..4),
+        k in prop_oneof![1usize..15, 15usize..800],
+        k1 in prop_oneof![Just(0.9f64), 0.0f64..3.0, Just(25.0)],
+        b in prop_oneof![Just(0.4f64), 0.0f64..1.0, Just(1.0)],
+        v in 0usize..5,
+        exact in any::<bool>(),
+    ) {
+        let mut next = crate::testing::xorshift(seed | 1);
+        let mut all = corpus(seed, docs + extra, vocab);
+        for i in 0..all.len() {
+            match next() % 8 {
+                0 => all[i].contents = String::new(),
+                1 if i > 0 => all[i].contents = all[i - 1].contents.clone(),
+                _ => {}
+            }
+        }
+        let shard_of: Vec<usize> = (0..all.len()).map(|_| (next() % shards as u64) as usize).collect();
+        let gone: Vec<String> = all[..docs]
+            .iter()
+            .filter(|_| next() % 20 < deletes as u64 % 20)
+            .map(|d| d.docid.clone())
+            .collect();
+        let (single, parts) = single_and_shards(&all, docs, &gone, shards, |i| shard_of[i]);
+        let length = if exact { LengthMode::Exact } else { LengthMode::Lucene };
+        let model = Model::Bm25(Bm25Params::new(k1, b, variant(v), length, None).unwrap());
+        for q in &queries {
+            let words: Vec<String> = q.iter().map(|r| format!("w{}", r * r / vocab.max(1))).collect();
+            let query = words.join(" ");
+            let expected = single_search(&single, &query, k, &model);
+            prop_assert_eq!(&single_search(&single.merged().unwrap(), &query, k, &model), &expected);
+            for algorithm in [Algorithm::Exhaustive, Algorithm::MaxScore, Algorithm::BlockMaxWand, Algorithm::Auto] {
+                let got = sharded_search(&parts, &query, k, &model, algorithm, true);
+                prop_assert_eq!(&got, &expected, "{:?} {} k={}", algorithm, query, k);
+            }
+        }
+    }
+}
+
+#[test]
+fn shard_local_statistics_give_other_rankings() {
+    // The guard of the test above: without the summed statistics, shards
+    // score differently, so that test could fail.
+    let all = corpus(11, 400, 60);
+    let (single, parts) = single_and_shards(&all, 400, &[], 3, |i| i % 3);
+    let model = Model::Bm25(Bm25Params::default());
+    let query = "w0 w3 w17 w40";
+    let expected = single_search(&single, query, 50, &model);
+    assert_eq!(
+        sharded_search(&parts, query, 50, &model, Algorithm::Auto, true),
+        expected
+    );
+    assert_ne!(
+        sharded_search(&parts, query, 50, &model, Algorithm::Auto, false),
+        expected
+    );
 }
