@@ -76,8 +76,11 @@ class ShardActor:
     def __init__(self, path: str, mmap: bool, threads: int | None) -> None:
         self.server = ShardServer(path, mmap=mmap, threads=threads)
 
-    def ready(self) -> int:
-        return self.server.generation
+    def ready(self) -> str:
+        """The id of the node this actor runs on."""
+        import ray
+
+        return str(ray.get_runtime_context().get_node_id())
 
     def call(self, method: str, args: tuple[Any, ...]) -> tuple[bool, Any]:
         return _captured(getattr(self.server, method), *args)
@@ -125,9 +128,11 @@ class RayEngine:
             for shard, path in enumerate(self.paths)
         ]
         self._turn = 0
-        ray.get(
-            [a.ready.remote() for shard in self.actors for a in shard], timeout=STARTUP_TIMEOUT_S
-        )
+        #: The node of each replica of each shard, when opened.
+        self.placement = [
+            ray.get([a.ready.remote() for a in shard], timeout=STARTUP_TIMEOUT_S)
+            for shard in self.actors
+        ]
 
     def call(
         self, method: str, args: Mapping[int, tuple[Any, ...]], *, allow_partial: bool = False
@@ -173,15 +178,20 @@ class RayEngine:
             for ref, (shard, deadline) in list(pending.items()):
                 if deadline <= now:
                     del pending[ref]
-                    ray.cancel(ref)
                     send(shard)
         return answers, tuple(sorted(missing))
 
     def refresh(self) -> None:
-        self._ray.get(
-            [a.call.remote("refresh", ()) for shard in self.actors for a in shard],
-            timeout=STARTUP_TIMEOUT_S,
-        )
+        # Every replica, so that no live one keeps serving the old generation; a dead
+        # one reopens the folder, hence the latest generation, when it restarts.
+        refs = [a.call.remote("refresh", ()) for shard in self.actors for a in shard]
+        for ref in refs:
+            try:
+                ok, value = self._ray.get(ref, timeout=self.deadline_s)
+            except self._dead:
+                continue
+            if not ok:
+                raise value
 
     def close(self) -> None:
         for shard in self.actors:

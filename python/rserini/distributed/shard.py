@@ -64,9 +64,8 @@ class ShardServer:
         index, current = self.snapshot
         if current != generation:
             return current, None
-        return generation, index.batch_search_columns(
-            list(queries), k, threads=self.threads, stats=stats, **options
-        )
+        options = {"threads": self.threads, **options}  # a request's threads win
+        return generation, index.batch_search_columns(list(queries), k, stats=stats, **options)
 
     def explain(
         self,

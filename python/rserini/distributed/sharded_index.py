@@ -158,7 +158,7 @@ class ShardedIndex:
         for _ in range(MAX_ROUNDS):
             generations, stats, missing1 = self._round1(terms, allow_partial)
             args = {
-                s: (g, list(queries), k, stats, {**options, "threads": threads})
+                s: (g, list(queries), k, stats, {**options, **_threads(threads)})
                 for s, g in generations.items()
             }
             answers, missing2 = self.engine.call("round2", args, allow_partial=allow_partial)
@@ -308,6 +308,10 @@ def _opts(scoring: Bm25 | None, algorithm: str | None, options: dict[str, Any]) 
     if algorithm is not None:
         out["algorithm"] = algorithm
     return out
+
+
+def _threads(threads: int | None) -> dict[str, int]:
+    return {} if threads is None else {"threads": threads}
 
 
 def _refuse_tfidf(options: dict[str, Any]) -> None:
