@@ -105,11 +105,16 @@ class RayEngine:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         self._ray = ray
-        self._dead = (ray.exceptions.RayError,)
+        self._bug = ray.exceptions.RayTaskError  # our code failed in the actor
+        self._dead = ray.exceptions.RayError  # the actor, its node or the network
         self.num_shards = len(shard_paths)
         self.replicas = replicas
         self.deadline_s = deadline_s
         self.paths = [str(p) for p in shard_paths]
+        if num_cpus <= 0:
+            # Ray places an actor that reserves nothing anywhere, whatever its node
+            # affinity; replicas would no longer be spread.
+            raise ValueError(f"num_cpus must be > 0, not {num_cpus}")
         nodes = sorted(n["NodeID"] for n in ray.nodes() if n["Alive"])
         actor = ray.remote(ShardActor)
         self.actors = [
@@ -149,7 +154,8 @@ class RayEngine:
                 if not allow_partial:
                     raise ShardUnavailableError(
                         f"shard {shard} ({self.paths[shard]}): none of its {self.replicas} "
-                        f"replica(s) answered {method} within {self.deadline_s:g}s",
+                        f"replica(s) answered {method} (dead, or past the {self.deadline_s:g}s "
+                        "deadline)",
                         shard,
                     )
                 missing.append(shard)
@@ -168,6 +174,8 @@ class RayEngine:
                 shard, _ = pending.pop(ref)
                 try:
                     ok, value = ray.get(ref)
+                except self._bug:
+                    raise
                 except self._dead:
                     send(shard)
                     continue

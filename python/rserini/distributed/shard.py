@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rserini._core import Explanation, GlobalStats, Index
+from rserini._core import GlobalStats, Index
+from rserini.distributed.results import ShardExplanation
 
 
 class ShardServer:
@@ -74,13 +75,13 @@ class ShardServer:
         docid: str,
         stats: GlobalStats,
         options: dict[str, Any],
-    ) -> tuple[int, Explanation | None]:
+    ) -> tuple[int, ShardExplanation | None]:
         """``Index.explain`` with ``stats``; ``None`` if this shard serves another
         generation."""
         index, current = self.snapshot
         if current != generation:
             return current, None
-        return generation, index.explain(query, docid, stats=stats, **options)
+        return generation, ShardExplanation.of(index.explain(query, docid, stats=stats, **options))
 
 
 def _generation(index: Index) -> int:

@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rserini._core import Bm25, Explanation, GlobalStats, Hit, merge_topk
+from rserini._core import Bm25, GlobalStats, Hit, merge_topk
 from rserini.distributed.engine import Engine, EngineName, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
 from rserini.distributed.partition import shard_of
-from rserini.distributed.results import ShardedResult
+from rserini.distributed.results import ShardedResult, ShardExplanation
 from rserini.distributed.stats_cache import StatsCache
 from rserini.exceptions import QueryError, RseriniError
 
@@ -64,14 +64,15 @@ class ShardedIndex:
         mmap: bool = True,
         deadline_s: float = 30.0,
         max_restarts: int = 3,
-        num_cpus: float = 0.0,
+        num_cpus: float = 0.1,
     ) -> ShardedIndex:
         """Opens a sharded index after checking every shard against ``sharded.json``.
 
         ``engine="local"`` loads the shards in this process; ``engine="ray"`` starts
         ``replicas`` actors per shard on the Ray cluster at ``address`` (``"auto"``:
-        the running one; each asks for ``num_cpus`` CPUs and is restarted up to
-        ``max_restarts`` times), spread over the nodes. A shard request that is not
+        the running one; each reserves ``num_cpus`` CPUs, a small share by default so
+        that many shards fit, and is restarted up to ``max_restarts`` times), spread
+        over the nodes. A shard request that is not
         answered within ``deadline_s`` seconds, or whose actor died, goes to the next
         replica. ``threads`` are each shard's search threads.
 
@@ -261,9 +262,10 @@ class ShardedIndex:
 
     def explain(
         self, query: str, docid: str, *, scoring: Bm25 | None = None, **options: Any
-    ) -> Explanation:
+    ) -> ShardExplanation:
         """:meth:`rserini.Index.explain` with the whole collection's statistics, asked
-        of the shard the docid's hash names."""
+        of the shard the docid's hash names; the explanation has the core's fields, and
+        ``str()`` prints what the core's prints."""
         options = _opts(scoring, None, options)
         _refuse_tfidf(options)
         shard = shard_of(docid, self.num_shards)
