@@ -117,6 +117,10 @@ class ShardedIndex:
         shard); the next search notices and gathers the statistics again."""
         self.engine.refresh()
 
+    def clear_stats_cache(self) -> None:
+        """Forgets the summed statistics: the next search gathers them again."""
+        self._cache.forget()
+
     # -- the two rounds -------------------------------------------------------
 
     def _round1(
