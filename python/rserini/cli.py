@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rserini._bm25_args import add_bm25_shape, add_k1_b
 from rserini._core import (
@@ -26,6 +27,9 @@ from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
 from rserini.formats import check_run_ids, write_run
 from rserini.project import CHUNK_LINES
+
+if TYPE_CHECKING:
+    from rserini.distributed import ShardedIndex
 
 ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
@@ -90,12 +94,12 @@ def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def _open(path: Path) -> Index:
+def _open(path: Path) -> Index | ShardedIndex:
     """The index in ``path``, or the sharded index (searched as one) if it is one."""
     if (path / "sharded.json").is_file():
         from rserini.distributed import ShardedIndex
 
-        return ShardedIndex.open(path)  # type: ignore[return-value]
+        return ShardedIndex.open(path)
     return Index.load(path)
 
 
@@ -202,9 +206,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if args.index is None:
         return _search_project(args, query)
-    hits = ranked(
-        _open(args.index), query, args.k, algorithm=args.algorithm, **_model_kwargs(args)
-    )
+    hits = ranked(_open(args.index), query, args.k, algorithm=args.algorithm, **_model_kwargs(args))
     if args.json:
         print(
             json.dumps(
@@ -228,14 +230,12 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from rserini.eval import Feedback, retrieve_ranked
 
-    if (args.index / "sharded.json").is_file():
-        from rserini.distributed.cli import run_sharded
-
-        return run_sharded(args, _model_kwargs(args))
-    index = Index.load(args.index)
+    index = _open(args.index)
     queries = read_queries(args.queries)
     if not queries:
         raise SystemExit(f"error: {args.queries} holds no query")
+    if not isinstance(index, Index) and (args.pyserini or args.rm3 or args.rocchio):
+        raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
     if args.pyserini:
         return _run_as_pyserini(args, index, queries)
     for qid, _ in queries:

@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from rserini._core import Analyzer, Index, __version__
 from rserini.distributed.engine import EngineName, build_jobs
@@ -39,9 +39,9 @@ class ShardJob:
     store: bool
     threads: int | None
     memory_mb: float
-    duplicates: str
+    duplicates: Literal["error", "keep"]
     max_line_bytes: int
-    reorder: str | None
+    reorder: Literal["bp", "none"] | None
 
 
 def build_shard(job: ShardJob) -> ShardEntry:
@@ -53,9 +53,9 @@ def build_shard(job: ShardJob) -> ShardEntry:
         threads=job.threads,
         progress=False,
         memory_mb=job.memory_mb,
-        duplicates=job.duplicates,  # type: ignore[arg-type]
+        duplicates=job.duplicates,
         max_line_bytes=job.max_line_bytes,
-        reorder=job.reorder,  # type: ignore[arg-type]
+        reorder=job.reorder,
     )
     index.save(job.dest)
     dest = Path(job.dest)
@@ -198,9 +198,10 @@ def merge_shards(
         with open(corpus, "w", encoding="utf-8") as f:
             for entry in manifest.shards:
                 shard = Index.load(folder / entry.path)
-                stats = shard.stats()
-                ids = range(int(stats["num_docs"]) + int(stats["num_deleted"]))  # type: ignore[call-overload]
-                for docid in dict.fromkeys(shard.docids(list(ids))):  # a kept copy: once
+                stats = cast("dict[str, int]", shard.stats())
+                ids = list(range(stats["num_docs"] + stats["num_deleted"]))
+                docids = cast("list[str]", shard.docids(ids))
+                for docid in dict.fromkeys(docids):  # a kept copy: once
                     if docid in shard:  # live
                         f.write(json.dumps(shard.doc(docid), ensure_ascii=False) + "\n")
         index = Index.from_jsonl(

@@ -1,17 +1,12 @@
-"""The sharded side of ``rserini index`` and ``rserini run``, kept out of ``rserini.cli``."""
+"""The sharded side of ``rserini index``, kept out of ``rserini.cli``."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from typing import Any
 
-from rserini._core import read_queries
 from rserini.distributed.build import build_shards
 from rserini.distributed.engine import RAY_INSTALL
-from rserini.distributed.sharded_index import ShardedIndex
-from rserini.formats import check_run_ids, write_run
 
 
 def _shard_count(text: str) -> int:
@@ -76,38 +71,5 @@ def index_sharded(args: argparse.Namespace) -> int:
         print(
             f"indexed: {manifest.documents:,} documents in {manifest.num_shards} shard(s) "
             f"in {time.perf_counter() - start:.2f}s -> {out}"
-        )
-    return 0
-
-
-def run_sharded(args: argparse.Namespace, model: dict[str, Any]) -> int:
-    """``rserini run`` on a sharded index."""
-    if args.pyserini or args.rm3 or args.rocchio:
-        raise SystemExit(
-            "error: --pyserini, --rm3 and --rocchio run on one index: merge the shards "
-            "(rserini.distributed.merge_shards) or drop the option"
-        )
-    queries = read_queries(args.queries)
-    if not queries:
-        raise SystemExit(f"error: {args.queries} holds no query")
-    for qid, _ in queries:
-        check_run_ids(qid, [])
-    start = time.perf_counter()
-    with ShardedIndex.open(args.index) as index:
-        run = index.ranked_run(
-            queries,
-            args.k,
-            remove_query=args.remove_query,
-            threads=args.threads,
-            algorithm=args.algorithm,
-            **model,
-        )
-    elapsed = time.perf_counter() - start
-    lines = write_run(run, args.output, tag=args.tag)
-    if not args.quiet:
-        print(
-            f"{len(queries):,} queries in {elapsed:.2f}s ({len(queries) / max(elapsed, 1e-9):,.0f} "
-            f"queries/s), {lines:,} lines -> {args.output}",
-            file=sys.stderr,
         )
     return 0

@@ -9,6 +9,7 @@ returns their answers. ``"local"`` runs them in this process on threads;
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal, Protocol, TypeVar
@@ -78,35 +79,28 @@ def build_jobs(
     return run_local(fn, jobs, workers=workers)
 
 
-def open_engine(
-    engine: str,
-    shard_paths: Sequence[Path],
-    *,
-    replicas: int,
-    address: str | None,
-    threads: int | None,
-    mmap: bool,
-    deadline_s: float,
-    max_restarts: int,
-    num_cpus: float,
-) -> Engine:
+@dataclass(frozen=True)
+class ServeOptions:
+    """How shards are served: :meth:`rserini.distributed.ShardedIndex.open`'s options."""
+
+    replicas: int = 1
+    address: str | None = None
+    threads: int | None = None
+    mmap: bool = True
+    deadline_s: float = 30.0
+    max_restarts: int = 3
+    num_cpus: float = 0.1
+
+
+def open_engine(engine: str, shard_paths: Sequence[Path], options: ServeOptions) -> Engine:
     """An engine serving the shard folders ``shard_paths``, in shard order."""
     check_engine(engine)
-    if replicas < 1:
-        raise ValueError(f"replicas must be >= 1, not {replicas}")
+    if options.replicas < 1:
+        raise ValueError(f"replicas must be >= 1, not {options.replicas}")
     if engine == "ray":
         from rserini.distributed.ray_engine import RayEngine
 
-        return RayEngine(
-            shard_paths,
-            replicas=replicas,
-            address=address,
-            threads=threads,
-            mmap=mmap,
-            deadline_s=deadline_s,
-            max_restarts=max_restarts,
-            num_cpus=num_cpus,
-        )
+        return RayEngine(shard_paths, options)
     from rserini.distributed.local_engine import LocalEngine
 
-    return LocalEngine(shard_paths, threads=threads, mmap=mmap)
+    return LocalEngine(shard_paths, threads=options.threads, mmap=options.mmap)

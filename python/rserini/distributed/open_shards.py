@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 from rserini._core import Index
 from rserini.distributed.manifest import (
@@ -87,7 +88,7 @@ def check_shards(folder: Path, manifest: Manifest) -> None:
                 f"generation {entry.generation}",
             )
         sample = min(len(index), ROUTING_SAMPLE)
-        for docid in index.docids(list(range(sample))) if sample else []:
+        for docid in cast("list[str]", index.docids(list(range(sample)))):
             if shard_of(docid, n) != i:
                 raise _corrupted(
                     path,

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rserini.distributed.engine import require_ray
+from rserini.distributed.engine import ServeOptions, require_ray
 from rserini.distributed.shard import ShardServer
 from rserini.exceptions import ShardUnavailableError
 
@@ -89,45 +89,34 @@ class ShardActor:
 class RayEngine:
     """``replicas`` actors per shard, retried on one another."""
 
-    def __init__(
-        self,
-        shard_paths: Sequence[Path],
-        *,
-        replicas: int,
-        address: str | None,
-        threads: int | None,
-        mmap: bool,
-        deadline_s: float,
-        max_restarts: int,
-        num_cpus: float,
-    ) -> None:
-        ray = connect(address)
+    def __init__(self, shard_paths: Sequence[Path], options: ServeOptions) -> None:
+        if options.num_cpus <= 0:
+            # Ray places an actor that reserves nothing anywhere, whatever its node
+            # affinity; replicas would no longer be spread.
+            raise ValueError(f"num_cpus must be > 0, not {options.num_cpus}")
+        ray = connect(options.address)
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         self._ray = ray
         self._bug = ray.exceptions.RayTaskError  # our code failed in the actor
         self._dead = ray.exceptions.RayError  # the actor, its node or the network
         self.num_shards = len(shard_paths)
-        self.replicas = replicas
-        self.deadline_s = deadline_s
+        self.replicas = replicas = options.replicas
+        self.deadline_s = options.deadline_s
         self.paths = [str(p) for p in shard_paths]
-        if num_cpus <= 0:
-            # Ray places an actor that reserves nothing anywhere, whatever its node
-            # affinity; replicas would no longer be spread.
-            raise ValueError(f"num_cpus must be > 0, not {num_cpus}")
         nodes = sorted(n["NodeID"] for n in ray.nodes() if n["Alive"])
         actor = ray.remote(ShardActor)
         self.actors = [
             [
                 actor.options(
-                    num_cpus=num_cpus,
-                    max_restarts=max_restarts,
+                    num_cpus=options.num_cpus,
+                    max_restarts=options.max_restarts,
                     max_task_retries=0,  # retried here, on another replica
                     max_concurrency=8,
                     scheduling_strategy=NodeAffinitySchedulingStrategy(
                         nodes[(shard + r) % len(nodes)], soft=True
                     ),
-                ).remote(path, mmap, threads)
+                ).remote(path, options.mmap, options.threads)
                 for r in range(replicas)
             ]
             for shard, path in enumerate(self.paths)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rserini._core import Bm25, GlobalStats, Hit, merge_topk
-from rserini.distributed.engine import Engine, EngineName, open_engine
+from rserini.distributed.engine import Engine, EngineName, ServeOptions, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
 from rserini.distributed.partition import shard_of
@@ -89,17 +89,8 @@ class ShardedIndex:
         folder = Path(path)
         manifest = manifest_or_error(folder)
         check_shards(folder, manifest)
-        served = open_engine(
-            engine,
-            [folder / s.path for s in manifest.shards],
-            replicas=replicas,
-            address=address,
-            threads=threads,
-            mmap=mmap,
-            deadline_s=deadline_s,
-            max_restarts=max_restarts,
-            num_cpus=num_cpus,
-        )
+        options = ServeOptions(replicas, address, threads, mmap, deadline_s, max_restarts, num_cpus)
+        served = open_engine(engine, [folder / s.path for s in manifest.shards], options)
         return cls(folder, served, manifest.analyzer)
 
     def __enter__(self) -> ShardedIndex:
@@ -284,24 +275,6 @@ class ShardedIndex:
                 return result
             self._cache.forget()
         raise RseriniError(f"shard {shard} of {self.path} kept changing generation")
-
-    def ranked_run(
-        self,
-        queries: Sequence[tuple[str, str]],
-        k: int = 1000,
-        *,
-        remove_query: bool = False,
-        threads: int | None = None,
-        **params: Any,
-    ) -> dict[str, Pairs]:
-        """:func:`rserini.eval.retrieve_ranked` on the sharded index (no feedback)."""
-        rows = self.batch_search_pairs(
-            [text for _, text in queries], k + 1 if remove_query else k, threads=threads, **params
-        )
-        return {
-            qid: [(d, s) for d, s in row if not (remove_query and d == qid)][:k]
-            for (qid, _), row in zip(queries, rows, strict=True)
-        }
 
     def __repr__(self) -> str:
         return f"ShardedIndex({str(self.path)!r}, shards={self.num_shards})"

@@ -16,7 +16,7 @@ import gzip
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from rserini._core import corpus_files, document_fields
 from rserini.distributed.partition import shard_of
@@ -52,7 +52,9 @@ def split_corpus(
 
 
 def _open(path: Path) -> IO[bytes]:
-    return gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb")
+    if path.name.endswith(".gz"):
+        return cast("IO[bytes]", gzip.open(path, "rb"))
+    return open(path, "rb")
 
 
 def _lines(f: IO[bytes], path: Path, max_line_bytes: int) -> Iterator[tuple[int, bytes]]:
