@@ -30,3 +30,18 @@ def folder_bytes(folder: Path) -> dict[str, bytes]:
 
 def single_index(corpus: Path, **options: object) -> rserini.Index:
     return rserini.Index.from_jsonl(corpus, progress=False, **options)  # type: ignore[arg-type]
+
+
+def delete_everywhere(
+    sharded: Path, num_shards: int, single: rserini.Index, docids: list[str]
+) -> None:
+    """Deletes ``docids`` from the shards holding them (each a commit: a new generation)
+    and from ``single``, the one index of the same documents."""
+    from rserini.distributed import shard_of
+
+    for docid in docids:
+        shard = rserini.Index.load(sharded / f"shard-{shard_of(docid, num_shards):05d}")
+        shard.delete([docid])
+        shard.commit()
+    single.delete(docids)
+    single.commit()

@@ -17,7 +17,7 @@ import pytest
 
 import rserini
 from rserini.distributed import ShardedIndex, ShardUnavailableError, build_shards, shard_of
-from sharding import folder_bytes, write_corpus
+from sharding import delete_everywhere, folder_bytes, write_corpus
 from support import cli
 
 pytestmark = [
@@ -176,15 +176,11 @@ def test_a_new_generation_makes_the_search_gather_statistics_again(
         rounds = index.stats_rounds
         assert index.search_pairs("router network", 100) == before
         assert index.stats_rounds == rounds  # cached: no round 1
-        shard = rserini.Index.load(copy / "shard-00001")
-        shard.delete([gone])
-        shard.commit()
+        single = rserini.Index.from_jsonl(corpus, progress=False)
+        delete_everywhere(copy, SHARDS, single, [gone])
         index.refresh()
         after = index.search_pairs("router network", 100)
         assert index.stats_rounds == rounds + 1  # round 2 answered stale: round 1 again
-    single = rserini.Index.from_jsonl(corpus, progress=False)
-    single.delete([gone])
-    single.commit()
     assert after == single.search_pairs("router network", 100) != before
 
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rserini
-from rserini.distributed import ShardedIndex, build_shards, shard_of
-from sharding import write_corpus
+from rserini.distributed import ShardedIndex, build_shards
+from sharding import delete_everywhere, write_corpus
 from support import collection
 
 VARIANTS = rserini.BM25_VARIANTS
@@ -148,14 +148,8 @@ def test_a_shard_at_a_new_generation_makes_the_search_gather_again(tmp_path: Pat
         rounds = index.stats_rounds
         index.search_pairs("beta1 alpha", 50)
         assert index.stats_rounds == rounds  # cached
-        gone = ["d1", "d4", "d7"]
-        for docid in gone:
-            shard = rserini.Index.load(out / f"shard-{shard_of(docid, 3):05d}")
-            shard.delete([docid])
-            shard.commit()
+        delete_everywhere(out, 3, single, ["d1", "d4", "d7"])
         index.refresh()
-        single.delete(gone)
-        single.commit()
         assert index.search_pairs("alpha beta1", 50) == single.search_pairs("alpha beta1", 50)
         assert index.stats_rounds == rounds + 1
 
@@ -195,13 +189,8 @@ def test_sharded_equals_single_on_generated_corpora(
         single = rserini.Index.build(docs, progress=False)
         with ShardedIndex.open(out) as index:
             if deleted:
-                for docid in deleted:
-                    shard = rserini.Index.load(out / f"shard-{shard_of(docid, shards):05d}")
-                    shard.delete([docid])
-                    shard.commit()
+                delete_everywhere(out, shards, single, deleted)
                 index.refresh()
-                single.delete(deleted)
-                single.commit()
             expected = single.batch_search_pairs(queries, k, algorithm=algorithm, **options)
             got = index.batch_search_pairs(queries, k, algorithm=algorithm, **options)
             assert got == expected

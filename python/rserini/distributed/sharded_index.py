@@ -120,10 +120,11 @@ class ShardedIndex:
         """The generation of each answering shard, the summed statistics of ``terms``
         and the shards that did not answer."""
         everyone = range(self.num_shards)
-        need = self._cache.missing(terms) if self._cache.generations is not None else terms
-        while True:
-            if not need:
-                generations, stats = self._cache.stats(terms)
+        for _ in range(MAX_ROUNDS):
+            need = self._cache.missing(terms)
+            cached = None if need else self._cache.stats(terms)
+            if cached is not None:
+                generations, stats = cached
                 return dict(enumerate(generations)), stats, ()
             ask = sorted(need)
             answers, missing = self.engine.call(
@@ -137,9 +138,13 @@ class ShardedIndex:
                     )
                 total = GlobalStats.sum([s for _, s in answers.values()])
                 return {s: g for s, (g, _) in answers.items()}, total, missing
-            kept = self._cache.add(answers)
-            # Asked for part of the terms at new generations: ask for all of them.
-            need = set() if kept or len(ask) == len(terms) else terms
+            # At new generations the cache starts afresh: the next turn asks for the
+            # terms asked before them.
+            self._cache.add(answers)
+        raise RseriniError(
+            f"the shards of {self.path} changed generation {MAX_ROUNDS} times while their "
+            "statistics were gathered; try again once they are stable"
+        )
 
     def _search(
         self,

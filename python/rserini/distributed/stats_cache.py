@@ -30,14 +30,16 @@ class StatsCache:
         self._dfs: dict[str, int] = {}
 
     def missing(self, terms: Iterable[str]) -> set[str]:
-        """The ``terms`` the cache cannot answer for its current generations."""
+        """The ``terms`` the cache cannot answer for its current generations (all of
+        them before the first gathering)."""
         with self._lock:
+            if self.generations is None:
+                return set(terms)
             return {t for t in terms if t not in self._dfs}
 
-    def add(self, answers: Mapping[int, tuple[int, GlobalStats]]) -> bool:
-        """Sums one round-1 answer per shard into the cache; returns whether the cache
-        still holds sums for more terms than these answers (their generations are the
-        cached ones). New generations empty the cache first."""
+    def add(self, answers: Mapping[int, tuple[int, GlobalStats]]) -> None:
+        """Sums one round-1 answer per shard into the cache. Answers at other
+        generations than the cached ones empty the cache first."""
         generations = tuple(g for _, (g, _) in sorted(answers.items()))
         total = GlobalStats.sum([s for _, s in answers.values()])
         with self._lock:
@@ -47,14 +49,17 @@ class StatsCache:
             self.generations = generations
             self._totals = (total.documents, total.documents_with_terms, total.total_terms)
             self._dfs.update(total.dfs or {})
-            return kept
 
-    def stats(self, terms: Iterable[str]) -> tuple[tuple[int, ...], GlobalStats]:
-        """The generations and the summed statistics for ``terms`` (all cached)."""
+    def stats(self, terms: Iterable[str]) -> tuple[tuple[int, ...], GlobalStats] | None:
+        """The generations and the summed statistics for ``terms``, or ``None`` if the
+        cache does not hold them all (another thread may have emptied it)."""
         with self._lock:
             if self.generations is None or self._totals is None:
-                raise LookupError("no statistics gathered yet")
-            dfs = {t: self._dfs[t] for t in terms}
+                return None
+            try:
+                dfs = {t: self._dfs[t] for t in terms}
+            except KeyError:
+                return None
             return self.generations, GlobalStats(*self._totals, dfs)
 
     def forget(self) -> None:
