@@ -109,6 +109,8 @@ def test_replicas_answer_as_one_index_through_a_killed_actor_and_a_removed_node(
         ray.kill(engine.actors[1][1], no_restart=False)
         for _ in range(3):
             assert index.batch_search_pairs(QUERIES, 50, k1=1.2, b=0.75) == expected
+        # Both back before the node leaves: each shard keeps a replica on the head node.
+        ray.get([a.ready.remote() for shard in engine.actors for a in shard], timeout=60)
 
         worker = next(iter(cluster.worker_nodes))
         answers: list[object] = []
@@ -155,6 +157,9 @@ def test_one_replica_killed_is_a_shard_unavailable_error(sharded: Path, single: 
             d for d, _ in single.search_pairs("network", 1000) if shard_of(d, SHARDS) == 0
         }
         assert index.search_pairs("network", 10, allow_partial=True).missing_shards == (1,)
+        ray.kill(index.engine.actors[0][0], no_restart=True)
+        nothing = index.batch_search_pairs(["network", "plant"], 10, allow_partial=True)
+        assert nothing == [[], []] and nothing.missing_shards == (0, 1)
 
 
 def test_a_missed_deadline_goes_to_the_next_replica_then_fails(sharded: Path):

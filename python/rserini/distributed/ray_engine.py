@@ -28,6 +28,11 @@ R = TypeVar("R")
 #: Seconds to wait for every actor to load its shard when opening.
 STARTUP_TIMEOUT_S = 120.0
 
+#: Times each replica of a shard is tried in one request, and the pause before trying
+#: them again: an actor being restarted (after its process or node died) is back soon.
+PASSES = 2
+PASS_PAUSE_S = 1.0
+
 
 def connect(address: str | None) -> Any:
     """The ``ray`` module, connected to the cluster at ``address`` (``"auto"``: the
@@ -139,7 +144,7 @@ class RayEngine:
         missing: list[int] = []
 
         def send(shard: int) -> None:
-            if tries[shard] == self.replicas:
+            if tries[shard] == PASSES * self.replicas:
                 if not allow_partial:
                     raise ShardUnavailableError(
                         f"shard {shard} ({self.paths[shard]}): none of its {self.replicas} "
@@ -149,6 +154,8 @@ class RayEngine:
                     )
                 missing.append(shard)
                 return
+            if tries[shard] and tries[shard] % self.replicas == 0:
+                time.sleep(PASS_PAUSE_S)
             replica = self.actors[shard][(self._turn + shard + tries[shard]) % self.replicas]
             tries[shard] += 1
             ref = replica.call.remote(method, args[shard])

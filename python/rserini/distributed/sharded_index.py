@@ -72,9 +72,9 @@ class ShardedIndex:
         ``replicas`` actors per shard on the Ray cluster at ``address`` (``"auto"``:
         the running one; each reserves ``num_cpus`` CPUs, a small share by default so
         that many shards fit, and is restarted up to ``max_restarts`` times), spread
-        over the nodes. A shard request that is not
-        answered within ``deadline_s`` seconds, or whose actor died, goes to the next
-        replica. ``threads`` are each shard's search threads.
+        over the nodes. A shard request that is not answered within ``deadline_s``
+        seconds, or whose actor died, goes to the next replica. ``threads`` are each
+        shard's search threads.
 
         Raises
         ------
@@ -308,6 +308,8 @@ def _refuse_tfidf(options: dict[str, Any]) -> None:
 
 
 def _merged(parts: list[Any], k: int, num_queries: int) -> list[Pairs]:
+    if not parts:  # every shard missing (allow_partial)
+        return [[] for _ in range(num_queries)]
     merged = merge_topk(parts, k)
     rows = merged.to_pairs() if hasattr(merged, "to_pairs") else merged
     if len(rows) != num_queries:  # pragma: no cover - a broken core
