@@ -213,6 +213,9 @@ def test_cli_refuses_zero_shards(corpus: Path, tmp_path: Path):
     assert done.returncode == 2
     assert "0 shards: a sharded index needs at least 1" in done.stderr
     assert not (tmp_path / "s").exists()
+    done = cli("index", "--input", corpus, "--index", tmp_path / "r", "--ray", "auto", timeout=60)
+    assert done.returncode != 0 and "--ray builds a sharded index: add --shards N" in done.stderr
+    assert not (tmp_path / "r").exists()
 
 
 def test_importing_rserini_does_not_import_ray():
