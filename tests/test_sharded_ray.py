@@ -53,6 +53,19 @@ DOCS = [
 QUERIES = ["router network", "plant energy sunlight", "asteroid", "frame switch packet"]
 
 
+def wait_alive(actor: object, timeout: float = 60) -> None:
+    """Waits until a restarting actor answers again (a call meanwhile fails at once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ray.get(actor.ready.remote(), timeout=timeout)  # type: ignore[attr-defined]
+            return
+        except ray.exceptions.ActorUnavailableError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     c = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
@@ -110,7 +123,8 @@ def test_replicas_answer_as_one_index_through_a_killed_actor_and_a_removed_node(
         for _ in range(3):
             assert index.batch_search_pairs(QUERIES, 50, k1=1.2, b=0.75) == expected
         # Both back before the node leaves: each shard keeps a replica on the head node.
-        ray.get([a.ready.remote() for shard in engine.actors for a in shard], timeout=60)
+        for actor in (a for shard in engine.actors for a in shard):
+            wait_alive(actor)
 
         worker = next(iter(cluster.worker_nodes))
         answers: list[object] = []
