@@ -161,11 +161,42 @@ def test_statistics_that_cannot_score_exactly_are_refused() -> None:
         index.explain("networks", "a1", stats=stats)
     with pytest.raises(rserini.QueryError, match=r"tfidf.*norms need the global df of every term"):
         index.search("packets", model="tfidf", stats=stats)
-    with pytest.raises(rserini.QueryError, match=r"qld.*collection frequency"):
+    with pytest.raises(
+        rserini.QueryError, match=r"no collection frequency \(cfs, which QLD needs\)"
+    ):
         index.search("packets", model="qld", stats=stats)
-    with pytest.raises(rserini.QueryError, match="count fewer than this index holds"):
+    with pytest.raises(rserini.QueryError, match="count fewer documents"):
         index.search("packets", stats=GlobalStats(1, 1, 1, {"packets": 1}))
-    with pytest.raises(rserini.QueryError, match="fewer than the 2 of this index"):
+    with pytest.raises(rserini.QueryError, match='1 documents holding "packets", fewer than'):
         index.search("packets", stats=GlobalStats(100, 100, 100, {"packets": 1}))
     with pytest.raises(TypeError):
         index.search("packets", stats={"packets": 1})  # type: ignore[arg-type]
+
+
+def test_query_likelihood_scores_with_collection_frequencies() -> None:
+    index = build()
+    assert index.term_cfs(["packets", "plants", "nothing"]) == [4, 2, 0]
+    queries = ["packets of plants", "networks"]
+    stats = index.global_stats(queries, cfs=True)
+    assert stats.cfs == {"packets": 4, "of": 1, "plants": 2, "networks": 2}
+    assert "cfs={" in repr(stats)
+    assert pickle.loads(pickle.dumps(stats)) == stats
+    assert stats != index.global_stats(queries)
+    for query in queries:
+        plain = index.search_pairs(query, 10, model="qld")
+        assert index.search_pairs(query, 10, model="qld", stats=stats) == plain
+    e = index.explain("packets of plants", "a5", model="qld", stats=stats)
+    assert str(e) == str(index.explain("packets of plants", "a5", model="qld"))
+    more = stats + GlobalStats(10, 10, 100, {"packets": 5}, {"packets": 50})
+    assert more.cfs["packets"] == 54
+    assert index.search_pairs("packets", model="qld", stats=more) != index.search_pairs(
+        "packets", model="qld"
+    )
+    with pytest.raises(rserini.QueryError, match='3 occurrences of "packets", fewer than'):
+        index.search(
+            "packets", model="qld", stats=GlobalStats(10, 10, 100, {"packets": 3}, {"packets": 3})
+        )
+    with pytest.raises(ValueError, match=r"cf of \"x\" \(1\) must lie between its df \(2\)"):
+        GlobalStats(5, 3, 12, {"x": 2}, {"x": 1})
+    with pytest.raises(TypeError, match="cfs must be a dict"):
+        GlobalStats(5, 3, 12, None, [])  # type: ignore[arg-type]

@@ -2,7 +2,8 @@
 the shards' statistics and the rankings merged by ``merge_topk``, ranks exactly as one
 index of the whole: the same docids in the same order with bit-identical float32 scores,
 ties included, for every BM25 variant, both length modes, every algorithm and shallow or
-deep k. A guard shows that shard-local statistics rank otherwise."""
+deep k, and for query likelihood. A guard shows that shard-local statistics rank
+otherwise."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ corpora = st.lists(st.lists(st.sampled_from(VOCAB), max_size=6), max_size=40)
     ),
     k1=st.sampled_from([0.9, 1.2, 25.0]),
     b=st.sampled_from([0.4, 0.75, 1.0]),
+    mu=st.sampled_from([1000.0, 10.0]),
 )
 def test_shards_with_summed_statistics_rank_as_one_index(
     texts: list[list[str]],
@@ -58,6 +60,7 @@ def test_shards_with_summed_statistics_rank_as_one_index(
     queries: list[list[str]],
     k1: float,
     b: float,
+    mu: float,
 ) -> None:
     # Few words over few documents: empty documents, equal texts (ties across shards),
     # terms missing from some shards and empty shards are all common.
@@ -77,8 +80,16 @@ def test_shards_with_summed_statistics_rank_as_one_index(
         for shard in range(shards)
     ]
     texts_q = [" ".join(q) for q in queries]
-    stats = GlobalStats.sum(part.global_stats(texts_q) for part in parts)
+    stats = GlobalStats.sum(part.global_stats(texts_q, cfs=True) for part in parts)
     assert stats.documents == len(single)
+    for k in (3, 100):
+        # Query likelihood, with the summed collection frequencies.
+        expected = single.batch_search_pairs(texts_q, k, model="qld", mu=mu)
+        columns = [
+            part.batch_search_columns(texts_q, k, model="qld", mu=mu, stats=stats) for part in parts
+        ]
+        merged = merge_topk(columns, k).to_pairs()
+        assert [bits(r) for r in merged] == [bits(r) for r in expected]
     for variant in VARIANTS:
         for length in ("lucene", "exact"):
             scoring = rserini.Bm25(k1=k1, b=b, variant=variant, length=length)

@@ -163,6 +163,10 @@ class GlobalStats:
     dfs
         Analyzed term → live documents holding it, each at most
         ``documents_with_terms``.
+    cfs
+        Analyzed term → its occurrences in live documents (collection
+        frequency), between its df and ``total_terms``: needed by ``model="qld"``
+        only (``Index.global_stats(queries, cfs=True)``).
 
     Raises
     ------
@@ -178,6 +182,7 @@ class GlobalStats:
         documents_with_terms: int,
         total_terms: int,
         dfs: dict[str, int] | None = None,
+        cfs: dict[str, int] | None = None,
     ) -> GlobalStats: ...
     @property
     def documents(self) -> int:
@@ -191,6 +196,9 @@ class GlobalStats:
     @property
     def dfs(self) -> dict[str, int]:
         """Analyzed term → live document frequency (a new dict, in term order)."""
+    @property
+    def cfs(self) -> dict[str, int]:
+        """Analyzed term → live collection frequency (a new dict, in term order)."""
     def __add__(self, other: GlobalStats, /) -> GlobalStats: ...
     def __radd__(self, other: GlobalStats, /) -> GlobalStats: ...
     @classmethod
@@ -208,7 +216,7 @@ class GlobalStats:
     def __hash__(self) -> int: ...
     def __reduce__(
         self,
-    ) -> tuple[type[GlobalStats], tuple[int, int, int, dict[str, int]]]: ...
+    ) -> tuple[type[GlobalStats], tuple[int, int, int, dict[str, int], dict[str, int]]]: ...
 
 # BM25's ``k1`` and ``b`` as keywords (Lucene's BM25 of the feedback searches).
 class LuceneBm25Keywords(TypedDict, total=False):
@@ -530,11 +538,12 @@ class Index:
             The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
         stats
             A :class:`GlobalStats` to score with instead of the index's own
-            statistics (BM25 only): those of a whole collection this index is a shard
-            of (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
+            statistics: those of a whole collection this index is a shard of
+            (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
             N, avgdl and idf are derived as one index derives its own; the shards'
             hits, merged by :func:`merge_topk`, are then the single index's, bit for
-            bit. It must hold the df of every analyzed query term.
+            bit. It must hold the df of every analyzed query term, and for
+            ``model="qld"`` its collection frequency (``cfs``); not with ``"tfidf"``.
 
         Returns
         -------
@@ -548,8 +557,8 @@ class Index:
             negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
             negative or not finite; for ``stats`` lacking a query term's df, counting
             less than this index holds, or given with ``model="tfidf"`` (its document
-            norms need every term's global df) or ``"qld"`` (it needs collection
-            frequencies).
+            norms need every term's global df) or, without a query term's ``cfs``,
+            with ``model="qld"``.
         TypeError
             For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
             and a keyword of it.
@@ -653,11 +662,22 @@ class Index:
         TypeError
             For a single str or an item that is not a str.
         """
-    def global_stats(self, queries: Sequence[str]) -> GlobalStats:
+    def term_cfs(self, terms: Sequence[str]) -> list[int]:
+        """The live collection frequency (occurrences in live documents) of each of
+        ``terms``, analyzed terms taken as they are; 0 for a term the index does not
+        hold. Each costs a pass over the term's postings.
+
+        Raises
+        ------
+        TypeError
+            For a single str or an item that is not a str.
+        """
+    def global_stats(self, queries: Sequence[str], *, cfs: bool = False) -> GlobalStats:
         """:meth:`collection_stats` with the dfs of every analyzed term of
         ``queries``: what this index, as one shard of a collection, contributes to
         the :class:`GlobalStats` its shards search with (``GlobalStats.sum`` of
-        every shard's).
+        every shard's). With ``cfs``, their collection frequencies too, which
+        ``model="qld"`` needs (a pass over each term's postings).
 
         Raises
         ------

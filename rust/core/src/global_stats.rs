@@ -6,7 +6,9 @@
 //! documents. Counts add up across a partition (a float such as avgdl does
 //! not), so a [`GlobalStats`] holds only counts; each search derives avgdl
 //! and idf from them exactly as an index does from its own
-//! ([`GlobalStats::collection_stats`]).
+//! ([`GlobalStats::collection_stats`]). Query likelihood also needs each
+//! term's collection frequency (`cfs`), gathered only when asked for: it
+//! costs a pass over the term's postings, where a df is a lookup.
 
 use std::collections::BTreeMap;
 
@@ -22,17 +24,21 @@ pub struct GlobalStats {
     total_terms: u64,
     /// Analyzed term → live documents holding it.
     dfs: BTreeMap<String, u64>,
+    /// Analyzed term → its occurrences in live documents.
+    cfs: BTreeMap<String, u64>,
 }
 
 impl GlobalStats {
     /// Checked statistics: `documents_with_terms ≤ documents`,
     /// `documents_with_terms ≤ total_terms` (a document with a term has a
-    /// length of at least one) and every df `≤ documents_with_terms`.
+    /// length of at least one), every df `≤ documents_with_terms`, every
+    /// cf `≤ total_terms` and at least its term's df.
     pub fn new(
         documents: u64,
         documents_with_terms: u64,
         total_terms: u64,
         dfs: BTreeMap<String, u64>,
+        cfs: BTreeMap<String, u64>,
     ) -> Result<Self> {
         if documents_with_terms > documents {
             return Err(Error::Argument(format!(
@@ -49,11 +55,20 @@ impl GlobalStats {
                 "the df of {term:?} ({df}) exceeds documents_with_terms ({documents_with_terms})"
             )));
         }
+        for (term, &cf) in &cfs {
+            let df = dfs.get(term).copied().unwrap_or(0);
+            if cf > total_terms || cf < df {
+                return Err(Error::Argument(format!(
+                    "the cf of {term:?} ({cf}) must lie between its df ({df}) and total_terms ({total_terms})"
+                )));
+            }
+        }
         Ok(GlobalStats {
             documents,
             documents_with_terms,
             total_terms,
             dfs,
+            cfs,
         })
     }
 
@@ -65,16 +80,25 @@ impl GlobalStats {
             documents_with_terms: s.num_nonempty_docs,
             total_terms: s.total_terms,
             dfs: BTreeMap::new(),
+            cfs: BTreeMap::new(),
         }
     }
 
     /// The collection statistics of `index` with the live df of each of
-    /// `terms` (analyzed terms, taken as they are).
-    pub fn of_terms<'a>(index: &Index, terms: impl IntoIterator<Item = &'a str>) -> Self {
+    /// `terms` (analyzed terms, taken as they are), and its collection
+    /// frequency if `cfs`.
+    pub fn of_terms<'a>(
+        index: &Index,
+        terms: impl IntoIterator<Item = &'a str>,
+        cfs: bool,
+    ) -> Self {
         let mut stats = GlobalStats::of_index(index);
         for term in terms {
             if !stats.dfs.contains_key(term) {
                 stats.dfs.insert(term.to_owned(), index.df(term));
+                if cfs {
+                    stats.cfs.insert(term.to_owned(), index.cf(term));
+                }
             }
         }
         stats
@@ -83,7 +107,7 @@ impl GlobalStats {
     /// The collection statistics of `index` with the live df of every
     /// analyzed term of `queries`: what one shard answers before a search
     /// of them over all shards.
-    pub fn of_queries(index: &Index, queries: &[String]) -> Self {
+    pub fn of_queries(index: &Index, queries: &[String], cfs: bool) -> Self {
         let mut terms = std::collections::BTreeSet::new();
         for query in queries {
             index.analyzer().analyze_with(query, &mut |t| {
@@ -92,7 +116,7 @@ impl GlobalStats {
                 }
             });
         }
-        GlobalStats::of_terms(index, terms.iter().map(String::as_str))
+        GlobalStats::of_terms(index, terms.iter().map(String::as_str), cfs)
     }
 
     /// Live documents, empty ones included.
@@ -120,6 +144,16 @@ impl GlobalStats {
         self.dfs.get(term).copied()
     }
 
+    /// Term → live collection frequency, in term order.
+    pub fn cfs(&self) -> &BTreeMap<String, u64> {
+        &self.cfs
+    }
+
+    /// The live collection frequency of `term`, if these statistics hold it.
+    pub fn cf(&self, term: &str) -> Option<u64> {
+        self.cfs.get(term).copied()
+    }
+
     /// N and the total length as BM25 in `length` mode reads them: the
     /// same rule as [`Index::collection_stats`], so that statistics summed
     /// over a partition give the single index's avgdl and idf.
@@ -143,11 +177,14 @@ impl GlobalStats {
                 ))
             })
         };
-        let mut dfs = self.dfs.clone();
-        for (term, &df) in &other.dfs {
-            let slot = dfs.entry(term.clone()).or_insert(0);
-            *slot = sum(&format!("the df of {term:?}"), *slot, df)?;
-        }
+        let by_term = |what: &str, mine: &BTreeMap<String, u64>, theirs: &BTreeMap<String, u64>| {
+            let mut out = mine.clone();
+            for (term, &count) in theirs {
+                let slot = out.entry(term.clone()).or_insert(0);
+                *slot = sum(&format!("the {what} of {term:?}"), *slot, count)?;
+            }
+            Ok::<_, Error>(out)
+        };
         Ok(GlobalStats {
             documents: sum("documents", self.documents, other.documents)?,
             documents_with_terms: sum(
@@ -156,7 +193,8 @@ impl GlobalStats {
                 other.documents_with_terms,
             )?,
             total_terms: sum("total_terms", self.total_terms, other.total_terms)?,
-            dfs,
+            dfs: by_term("df", &self.dfs, &other.dfs)?,
+            cfs: by_term("cf", &self.cfs, &other.cfs)?,
         })
     }
 
@@ -179,25 +217,32 @@ mod tests {
 
     #[test]
     fn checks_consistency() {
-        assert!(GlobalStats::new(3, 2, 5, dfs(&[("a", 2)])).is_ok());
-        assert!(GlobalStats::new(0, 0, 0, BTreeMap::new()).is_ok());
-        assert!(GlobalStats::new(2, 3, 5, BTreeMap::new()).is_err());
-        assert!(GlobalStats::new(3, 3, 2, BTreeMap::new()).is_err());
-        let err = GlobalStats::new(3, 2, 5, dfs(&[("a", 3)])).unwrap_err();
+        assert!(GlobalStats::new(3, 2, 5, dfs(&[("a", 2)]), dfs(&[("a", 3)])).is_ok());
+        assert!(GlobalStats::new(0, 0, 0, BTreeMap::new(), BTreeMap::new()).is_ok());
+        assert!(GlobalStats::new(2, 3, 5, BTreeMap::new(), BTreeMap::new()).is_err());
+        assert!(GlobalStats::new(3, 3, 2, BTreeMap::new(), BTreeMap::new()).is_err());
+        let err = GlobalStats::new(3, 2, 5, dfs(&[("a", 3)]), BTreeMap::new()).unwrap_err();
         assert!(err.to_string().contains("\"a\""), "{err}");
+        let cf_below_df = GlobalStats::new(3, 2, 5, dfs(&[("a", 2)]), dfs(&[("a", 1)]));
+        assert!(cf_below_df.is_err());
+        assert!(GlobalStats::new(3, 2, 5, BTreeMap::new(), dfs(&[("a", 6)])).is_err());
     }
 
     #[test]
     fn sums_by_term_and_refuses_overflow() {
-        let a = GlobalStats::new(3, 2, 5, dfs(&[("a", 2), ("b", 1)])).unwrap();
-        let b = GlobalStats::new(4, 4, 9, dfs(&[("b", 3), ("c", 4)])).unwrap();
+        let a = GlobalStats::new(3, 2, 5, dfs(&[("a", 2), ("b", 1)]), dfs(&[("b", 2)])).unwrap();
+        let b = GlobalStats::new(4, 4, 9, dfs(&[("b", 3), ("c", 4)]), dfs(&[("b", 5)])).unwrap();
         let s = GlobalStats::sum([&a, &b]).unwrap();
-        assert_eq!(
-            s,
-            GlobalStats::new(7, 6, 14, dfs(&[("a", 2), ("b", 4), ("c", 4)])).unwrap()
+        let want = GlobalStats::new(
+            7,
+            6,
+            14,
+            dfs(&[("a", 2), ("b", 4), ("c", 4)]),
+            dfs(&[("b", 7)]),
         );
+        assert_eq!(s, want.unwrap());
         assert_eq!(GlobalStats::sum([]).unwrap(), GlobalStats::default());
-        let huge = GlobalStats::new(u64::MAX, 1, 1, BTreeMap::new()).unwrap();
+        let huge = GlobalStats::new(u64::MAX, 1, 1, BTreeMap::new(), BTreeMap::new()).unwrap();
         assert!(
             huge.add(&huge)
                 .unwrap_err()
@@ -215,10 +260,11 @@ mod tests {
         let index = index
             .with_changes(Vec::new(), &["d4".to_owned()], false)
             .unwrap();
-        let stats = GlobalStats::of_terms(&index, ["a", "c", "zz"]);
+        let stats = GlobalStats::of_terms(&index, ["a", "c", "zz"], true);
+        let counts = |c| dfs(&[("a", 1), ("c", c), ("zz", 0)]);
         assert_eq!(
             stats,
-            GlobalStats::new(3, 2, 5, dfs(&[("a", 1), ("c", 1), ("zz", 0)])).unwrap()
+            GlobalStats::new(3, 2, 5, counts(1), counts(2)).unwrap()
         );
         assert_eq!(stats.collection_stats(LengthMode::Lucene).num_docs, 2);
         assert_eq!(stats.collection_stats(LengthMode::Exact).num_docs, 3);

@@ -34,6 +34,10 @@ const REPR_TERMS: usize = 20;
 /// dfs
 ///     Analyzed term → live documents holding it, each at most
 ///     ``documents_with_terms``.
+/// cfs
+///     Analyzed term → its occurrences in live documents (collection
+///     frequency), between its df and ``total_terms``: needed by ``model="qld"``
+///     only (``Index.global_stats(queries, cfs=True)``).
 ///
 /// Raises
 /// ------
@@ -74,33 +78,20 @@ fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
 #[pymethods]
 impl PyGlobalStats {
     #[new]
-    #[pyo3(signature = (documents, documents_with_terms, total_terms, dfs = None))]
+    #[pyo3(signature = (documents, documents_with_terms, total_terms, dfs = None, cfs = None))]
     fn new(
         documents: &Bound<'_, PyAny>,
         documents_with_terms: &Bound<'_, PyAny>,
         total_terms: &Bound<'_, PyAny>,
         dfs: Option<&Bound<'_, PyAny>>,
+        cfs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut terms = BTreeMap::new();
-        if let Some(dfs) = dfs {
-            let dict = dfs.cast::<PyDict>().map_err(|_| {
-                PyTypeError::new_err("dfs must be a dict of analyzed term (str) to int")
-            })?;
-            for (term, df) in dict.iter() {
-                let term = term
-                    .cast::<PyString>()
-                    .map_err(|_| PyTypeError::new_err("dfs must map str terms to ints"))?
-                    .to_str()?
-                    .to_owned();
-                let df = count(&df, &format!("the df of {term:?}"))?;
-                terms.insert(term, df);
-            }
-        }
         let stats = GlobalStats::new(
             count(documents, "documents")?,
             count(documents_with_terms, "documents_with_terms")?,
             count(total_terms, "total_terms")?,
-            terms,
+            counts_by_term(dfs, "dfs", "df")?,
+            counts_by_term(cfs, "cfs", "cf")?,
         )
         .map_err(CoreError)?;
         Ok(stats.into())
@@ -127,11 +118,13 @@ impl PyGlobalStats {
     /// Analyzed term → live document frequency (a new dict, in term order).
     #[getter]
     fn dfs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (term, df) in self.inner.dfs() {
-            dict.set_item(term, df)?;
-        }
-        Ok(dict)
+        to_dict(py, self.inner.dfs())
+    }
+
+    /// Analyzed term → live collection frequency (a new dict, in term order).
+    #[getter]
+    fn cfs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        to_dict(py, self.inner.cfs())
     }
 
     // The statistics of both collections (disjoint parts of one). PyO3
@@ -168,16 +161,23 @@ impl PyGlobalStats {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let s = &self.inner;
-        let dfs = if s.dfs().len() <= REPR_TERMS {
-            self.dfs(py)?.repr()?.to_string()
-        } else {
-            format!("<{} terms>", s.dfs().len())
+        let shown = |counts: &BTreeMap<String, u64>| -> PyResult<String> {
+            Ok(if counts.len() <= REPR_TERMS {
+                to_dict(py, counts)?.repr()?.to_string()
+            } else {
+                format!("<{} terms>", counts.len())
+            })
+        };
+        let cfs = match s.cfs().is_empty() {
+            true => String::new(),
+            false => format!(", cfs={}", shown(s.cfs())?),
         };
         Ok(format!(
-            "GlobalStats(documents={}, documents_with_terms={}, total_terms={}, dfs={dfs})",
+            "GlobalStats(documents={}, documents_with_terms={}, total_terms={}, dfs={}{cfs})",
             s.documents(),
             s.documents_with_terms(),
-            s.total_terms()
+            s.total_terms(),
+            shown(s.dfs())?
         ))
     }
 
@@ -186,13 +186,49 @@ impl PyGlobalStats {
     ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let s = &slf.get().inner;
-        let dfs = slf.get().dfs(py)?;
         let args = (
             s.documents(),
             s.documents_with_terms(),
             s.total_terms(),
-            dfs,
+            to_dict(py, s.dfs())?,
+            to_dict(py, s.cfs())?,
         );
         Ok((slf.get_type(), args.into_pyobject(py)?))
     }
+}
+
+/// A term → count map as a new dict.
+fn to_dict<'py>(py: Python<'py>, counts: &BTreeMap<String, u64>) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (term, count) in counts {
+        dict.set_item(term, count)?;
+    }
+    Ok(dict)
+}
+
+/// The `dfs=` or `cfs=` argument (`name`), a dict of term to `what` count.
+fn counts_by_term(
+    value: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    what: &str,
+) -> PyResult<BTreeMap<String, u64>> {
+    let mut counts = BTreeMap::new();
+    let Some(value) = value else {
+        return Ok(counts);
+    };
+    let dict = value.cast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be a dict of analyzed term (str) to int"
+        ))
+    })?;
+    for (term, n) in dict.iter() {
+        let term = term
+            .cast::<PyString>()
+            .map_err(|_| PyTypeError::new_err(format!("{name} must map str terms to ints")))?
+            .to_str()?
+            .to_owned();
+        let n = count(&n, &format!("the {what} of {term:?}"))?;
+        counts.insert(term, n);
+    }
+    Ok(counts)
 }

@@ -882,11 +882,12 @@ impl PyIndex {
     ///     The Dirichlet prior of ``"qld"`` (:data:`DEFAULT_MU`, Pyserini's 1000).
     /// stats
     ///     A :class:`GlobalStats` to score with instead of the index's own
-    ///     statistics (BM25 only): those of a whole collection this index is a shard
-    ///     of (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
+    ///     statistics: those of a whole collection this index is a shard of
+    ///     (``GlobalStats.sum`` of every shard's :meth:`global_stats`), from which
     ///     N, avgdl and idf are derived as one index derives its own; the shards'
     ///     hits, merged by :func:`merge_topk`, are then the single index's, bit for
-    ///     bit. It must hold the df of every analyzed query term.
+    ///     bit. It must hold the df of every analyzed query term, and for
+    ///     ``model="qld"`` its collection frequency (``cfs``); not with ``"tfidf"``.
     ///
     /// Returns
     /// -------
@@ -900,8 +901,8 @@ impl PyIndex {
     ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
     ///     negative or not finite; for ``stats`` lacking a query term's df, counting
     ///     less than this index holds, or given with ``model="tfidf"`` (its document
-    ///     norms need every term's global df) or ``"qld"`` (it needs collection
-    ///     frequencies).
+    ///     norms need every term's global df) or, without a query term's ``cfs``,
+    ///     with ``model="qld"``.
     /// TypeError
     ///     For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
     ///     and a keyword of it.
@@ -1288,20 +1289,41 @@ impl PyIndex {
         Ok(py.detach(|| terms.iter().map(|t| index.df(t)).collect()))
     }
 
-    /// :meth:`collection_stats` with the dfs of every analyzed term of
-    /// ``queries``: what this index, as one shard of a collection, contributes to
-    /// the :class:`GlobalStats` its shards search with (``GlobalStats.sum`` of
-    /// every shard's).
+    /// The live collection frequency (occurrences in live documents) of each of
+    /// ``terms``, analyzed terms taken as they are; 0 for a term the index does not
+    /// hold. Each costs a pass over the term's postings.
     ///
     /// Raises
     /// ------
     /// TypeError
     ///     For a single str or an item that is not a str.
-    fn global_stats(&self, py: Python<'_>, queries: &Bound<'_, PyAny>) -> PyResult<PyGlobalStats> {
+    fn term_cfs(&self, py: Python<'_>, terms: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+        let terms = str_list(terms, "terms")?;
+        let index = self.snapshot();
+        Ok(py.detach(|| terms.iter().map(|t| index.cf(t)).collect()))
+    }
+
+    /// :meth:`collection_stats` with the dfs of every analyzed term of
+    /// ``queries``: what this index, as one shard of a collection, contributes to
+    /// the :class:`GlobalStats` its shards search with (``GlobalStats.sum`` of
+    /// every shard's). With ``cfs``, their collection frequencies too, which
+    /// ``model="qld"`` needs (a pass over each term's postings).
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     For a single str or an item that is not a str.
+    #[pyo3(signature = (queries, *, cfs = false))]
+    fn global_stats(
+        &self,
+        py: Python<'_>,
+        queries: &Bound<'_, PyAny>,
+        cfs: bool,
+    ) -> PyResult<PyGlobalStats> {
         let queries = str_list(queries, "queries")?;
         let index = self.snapshot();
         Ok(py
-            .detach(|| GlobalStats::of_queries(&index, &queries))
+            .detach(|| GlobalStats::of_queries(&index, &queries, cfs))
             .into())
     }
 }

@@ -2,7 +2,8 @@
 
 use super::model::Model;
 use super::query::{QueryTerm, query_terms};
-use super::weight::{PostingScorer, Statistics, Weight};
+use super::statistics::Statistics;
+use super::weight::{PostingScorer, Weight};
 use crate::error::Result;
 use crate::global_stats::GlobalStats;
 use crate::index::Index;
@@ -43,8 +44,8 @@ pub struct Explanation {
 }
 
 /// A per-term statistic shown in an explanation (idf, or QLD's collection probability).
-/// Called with the term and its df as scored.
-type TermStatistic<'a> = Box<dyn Fn(&QueryTerm, u64) -> f64 + 'a>;
+/// Called with the term's position, the term and its df as scored.
+type TermStatistic<'a> = Box<dyn Fn(usize, &QueryTerm, u64) -> f64 + 'a>;
 
 /// Explains the score of `docid` for `query`, under `stats` instead of the
 /// index's own statistics when given (as [`super::search_with_stats`]).
@@ -60,14 +61,14 @@ pub fn explain(
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
     let terms = query_terms(index, query);
-    let dfs = match stats {
-        Some(stats) => Some(Statistics::global(index, &terms, model, stats)?),
-        None => None,
-    };
-    let statistics = match (stats, &dfs) {
-        (Some(stats), Some(dfs)) => Statistics::Global(stats, dfs),
-        _ => Statistics::Own,
-    };
+    let counts = stats
+        .map(|stats| Statistics::global(index, &terms, model, stats))
+        .transpose()?;
+    let statistics = stats
+        .zip(counts.as_ref())
+        .map_or(Statistics::Own, |(stats, counts)| {
+            Statistics::Global(stats, counts)
+        });
     let bound = Weight::new(index, &terms, model, statistics);
     let tf_of = |term: &str| -> u32 {
         let Some(ord) = data.term_ord(term) else {
@@ -89,17 +90,14 @@ pub fn explain(
             (
                 bm25.formula(),
                 bm25.seen_length(data.norm(doc), data.length(doc)),
-                Box::new(move |_, df| crate::scoring::bm25_idf(variant, n, df)),
+                Box::new(move |_, _, df| crate::scoring::bm25_idf(variant, n, df)),
             )
         }
-        PostingScorer::Qld(qld) => {
-            let t = index.stats().total_terms;
-            (
-                qld.formula(),
-                qld.seen_length(data.norm(doc)),
-                Box::new(move |qt, _| (index.cf(&qt.term) as f64 + 1.0) / (t as f64 + 1.0)),
-            )
-        }
+        PostingScorer::Qld(qld) => (
+            qld.formula(),
+            qld.seen_length(data.norm(doc)),
+            Box::new(move |i, qt, _| qld.collection_probability(statistics.cf(index, i, qt))),
+        ),
         PostingScorer::TfIdf(norms) => {
             let n = index.stats().num_docs;
             let doc_norm = norms[s].get(doc as usize).copied().unwrap_or(0.0);
@@ -108,7 +106,7 @@ pub fn explain(
                     "tfidf cosine: sum over terms of [(1 + ln qtf)/|q|] * [(1 + ln tf) * (ln((N + 1)/(df + 1)) + 1)/|d|]; N={n}, |d|={doc_norm}"
                 ),
                 data.length(doc) as f32,
-                Box::new(move |_, df| tfidf::idf(n, df)),
+                Box::new(move |_, _, df| tfidf::idf(n, df)),
             )
         }
     };
@@ -129,7 +127,7 @@ pub fn explain(
             query_tf: qt.query_tf,
             df,
             tf,
-            idf: if df > 0 { idf_of(qt, df) } else { 0.0 },
+            idf: if df > 0 { idf_of(i, qt, df) } else { 0.0 },
             score,
         });
     }

@@ -8,13 +8,15 @@
 //! ascending** (byte-wise). Per-term scores are float32 and are summed in
 //! float64 in query-term order, then rounded to float32, as Lucene sums the
 //! clauses of a boolean query. Collection statistics are the index's (all
-//! segments, live documents). This path is the reference that the pruned
-//! algorithms of [`pruned`] reproduce exactly; [`Algorithm`] chooses
-//! between them.
+//! segments, live documents), or those given to [`search_with_stats`] (of
+//! a collection this index is a shard of). This path is the reference that
+//! the pruned algorithms of [`pruned`] reproduce exactly; [`Algorithm`]
+//! chooses between them.
 //!
 //! The parts, in the order a query meets them: `query.rs` (query terms,
 //! [`ScoredDoc`], the tie rule), `model.rs` ([`Model`], [`Algorithm`]),
-//! `weight.rs` (the model bound to the index statistics), `exhaustive.rs`
+//! `statistics.rs` (the index's own or given statistics, checked),
+//! `weight.rs` (the model bound to the statistics), `exhaustive.rs`
 //! (the reference path), [`pruned`] over [`cursor`]s, [`topk`] (the k best
 //! of a segment) and `explain.rs` (a score broken down by term). The entry
 //! points below tie them together.
@@ -32,6 +34,7 @@ mod explain;
 mod model;
 pub mod pruned;
 mod query;
+mod statistics;
 pub mod topk;
 mod weight;
 
@@ -41,8 +44,9 @@ mod tests;
 pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
+use statistics::Statistics;
 pub use weight::bm25_boosted_weights;
-use weight::{PostingScorer, Statistics, Weight};
+use weight::{PostingScorer, Weight};
 
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
@@ -90,7 +94,8 @@ pub fn search_terms(
 /// [`search_with`] scored with `stats` instead of the index's own
 /// statistics when given: those of a collection this index is a shard of,
 /// so that its hits score as in one index of the whole collection. Every
-/// query term must be in `stats`, and the model must be BM25.
+/// query term must be in `stats`, and the model BM25, or QLD with
+/// collection frequencies in `stats`.
 pub fn search_with_stats(
     index: &Index,
     query: &str,
@@ -103,9 +108,9 @@ pub fn search_with_stats(
     let Some(stats) = stats else {
         return Ok(search_terms(index, &terms, k, model, algorithm));
     };
-    let dfs = Statistics::global(index, &terms, model, stats)?;
+    let counts = Statistics::global(index, &terms, model, stats)?;
     Ok(top_k(index, &terms, k, model, algorithm, || {
-        Weight::new(index, &terms, model, Statistics::Global(stats, &dfs))
+        Weight::new(index, &terms, model, Statistics::Global(stats, &counts))
     }))
 }
 

@@ -8,8 +8,9 @@ use crate::document::Doc;
 use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::merge::merge_topk;
+use crate::qld::QldParams;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use crate::search::{Algorithm, Model, query_terms, search_with, search_with_stats};
+use crate::search::{Algorithm, Model, ScoredDoc, query_terms, search_with, search_with_stats};
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.
@@ -57,13 +58,24 @@ fn variant(i: usize) -> Bm25Variant {
 }
 
 fn check(index: &Index, query: &str, k: usize, model: &Model) -> Result<(), TestCaseError> {
-    let expected = search_with(index, query, k, model, Algorithm::Exhaustive);
+    check_algorithms(query, k, |algorithm| {
+        search_with(index, query, k, model, algorithm)
+    })
+}
+
+/// Every pruning's hits (`run` by algorithm) equal exhaustive scoring's.
+fn check_algorithms(
+    query: &str,
+    k: usize,
+    run: impl Fn(Algorithm) -> Vec<ScoredDoc>,
+) -> Result<(), TestCaseError> {
+    let expected = run(Algorithm::Exhaustive);
     for algorithm in [
         Algorithm::MaxScore,
         Algorithm::BlockMaxWand,
         Algorithm::Auto,
     ] {
-        let got = search_with(index, query, k, model, algorithm);
+        let got = run(algorithm);
         prop_assert_eq!(got.len(), expected.len(), "{:?} {}", algorithm, query);
         for (g, e) in got.iter().zip(&expected) {
             prop_assert_eq!(g.doc, e.doc, "{:?} {} k={}", algorithm, query, k);
@@ -160,10 +172,10 @@ fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
     check(&index, "w0 w1 w20", 10, &Model::Bm25(robertson)).unwrap();
 }
 
-/// `index`'s statistics with the dfs of `query`'s terms.
+/// `index`'s statistics with the dfs and cfs of `query`'s terms.
 fn stats_for(index: &Index, query: &str) -> GlobalStats {
     let terms = query_terms(index, query);
-    GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()))
+    GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()), true)
 }
 
 /// [`check`] under foreign statistics `stats`.
@@ -174,26 +186,13 @@ fn check_with_stats(
     model: &Model,
     stats: &GlobalStats,
 ) -> Result<(), TestCaseError> {
-    let run =
-        |algorithm| search_with_stats(index, query, k, model, algorithm, Some(stats)).unwrap();
-    let expected = run(Algorithm::Exhaustive);
-    for algorithm in [
-        Algorithm::MaxScore,
-        Algorithm::BlockMaxWand,
-        Algorithm::Auto,
-    ] {
-        let got = run(algorithm);
-        prop_assert_eq!(got.len(), expected.len(), "{:?} {}", algorithm, query);
-        for (g, e) in got.iter().zip(&expected) {
-            prop_assert_eq!(g.doc, e.doc, "{:?} {} k={}", algorithm, query, k);
-            prop_assert_eq!(g.score.to_bits(), e.score.to_bits());
-        }
-    }
-    Ok(())
+    check_algorithms(query, k, |algorithm| {
+        search_with_stats(index, query, k, model, algorithm, Some(stats)).unwrap()
+    })
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(40))]
     /// Block-max bounds are built from the weights at query time, so they
     /// stay exact when the weights come from another collection's
     /// statistics (here this index's plus another's, as a shard sees them).
@@ -316,7 +315,7 @@ fn single_search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<(St
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
     /// Any partition into shards, each searched with the summed statistics
     /// and merged, gives the single index's hits bit for bit: empty
     /// documents, deletions, equal texts in different shards (ties across
@@ -335,6 +334,7 @@ proptest! {
         b in prop_oneof![Just(0.4f64), 0.0f64..1.0, Just(1.0)],
         v in 0usize..5,
         exact in any::<bool>(),
+        mu in prop_oneof![Just(1000.0f64), 0.0f64..3000.0],
     ) {
         let mut next = crate::testing::xorshift(seed | 1);
         let mut all = corpus(seed, docs + extra, vocab);
@@ -363,6 +363,10 @@ proptest! {
                 let got = sharded_search(&parts, &query, k, &model, algorithm, true);
                 prop_assert_eq!(&got, &expected, "{:?} {} k={}", algorithm, query, k);
             }
+            // Query likelihood, with the summed collection frequencies.
+            let qld = Model::Qld(QldParams::new(mu).unwrap());
+            let got = sharded_search(&parts, &query, k, &qld, Algorithm::Auto, true);
+            prop_assert_eq!(&got, &single_search(&single, &query, k, &qld), "qld {}", query);
         }
     }
 }

@@ -3,17 +3,15 @@
 //! nowhere else, and each query term's weight under it. Searching and
 //! explaining both score through it, so both give the same number.
 //!
-//! The statistics are the index's own, or [`GlobalStats`] given by the
-//! caller (those of a whole collection this index is a shard of), from
-//! which the same formulas derive N, avgdl and idf.
+//! The statistics are the index's own, or those given by the caller
+//! ([`Statistics`]), from which the same formulas derive N, avgdl and idf.
 
 use super::model::Model;
 use super::query::QueryTerm;
-use crate::error::{Error, Result};
-use crate::global_stats::GlobalStats;
+use super::statistics::Statistics;
 use crate::index::Index;
 use crate::qld::QldScorer;
-use crate::scoring::{Bm25Params, Bm25Scorer, CollectionStats, LengthMode, tfidf};
+use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
 use crate::segment::SegmentData;
 
 /// A query's terms, their weights and the scorer of their postings.
@@ -26,82 +24,6 @@ pub(super) struct Weight<'a> {
     pub(super) weights: Vec<f64>,
     /// How one posting scores.
     pub(super) scorer: PostingScorer<'a>,
-}
-
-/// The statistics a query is scored with.
-#[derive(Clone, Copy)]
-pub(super) enum Statistics<'s> {
-    /// The index's own.
-    Own,
-    /// Given ones, with each query term's df, checked by [`Statistics::global`].
-    Global(&'s GlobalStats, &'s [u64]),
-}
-
-impl Statistics<'_> {
-    /// The df of each of `terms` in `stats`, checked for a search of
-    /// `index` under `model`: every term must be in `stats` (a missing one
-    /// would score inexactly), with at least the documents `index` holds
-    /// it in, and only BM25 can be scored from counts alone.
-    pub(super) fn global(
-        index: &Index,
-        terms: &[QueryTerm],
-        model: &Model,
-        stats: &GlobalStats,
-    ) -> Result<Vec<u64>> {
-        match model {
-            Model::Bm25(_) => {}
-            Model::TfIdf => return Err(Error::Query(
-                "model=\"tfidf\" cannot score with given statistics: its document norms need the global df of every term of every document, not only the query's; search with model=\"bm25\"".into(),
-            )),
-            Model::Qld(_) => return Err(Error::Query(
-                "model=\"qld\" cannot score with given statistics: query likelihood needs each term's collection frequency, which statistics do not hold; search with model=\"bm25\"".into(),
-            )),
-        }
-        let own = index.stats();
-        if stats.documents() < own.num_docs
-            || stats.documents_with_terms() < own.num_nonempty_docs
-            || stats.total_terms() < own.total_terms
-        {
-            return Err(Error::Query(format!(
-                "the statistics given ({} documents, {} with terms, {} terms) count fewer than this index holds ({} documents, {} with terms, {} terms): they must cover every index searched with them",
-                stats.documents(),
-                stats.documents_with_terms(),
-                stats.total_terms(),
-                own.num_docs,
-                own.num_nonempty_docs,
-                own.total_terms
-            )));
-        }
-        terms
-            .iter()
-            .map(|t| match stats.df(&t.term) {
-                None => Err(Error::Query(format!(
-                    "the statistics given hold no df for the query term {:?}: gather them for these queries (Index.global_stats)",
-                    t.term
-                ))),
-                Some(df) if df < t.df => Err(Error::Query(format!(
-                    "the statistics given count {df} documents holding {:?}, fewer than the {} of this index: they must cover every index searched with them",
-                    t.term, t.df
-                ))),
-                Some(df) => Ok(df),
-            })
-            .collect()
-    }
-
-    fn collection(self, index: &Index, length: LengthMode) -> CollectionStats {
-        match self {
-            Statistics::Own => index.collection_stats(length),
-            Statistics::Global(stats, _) => stats.collection_stats(length),
-        }
-    }
-
-    /// The df of the `i`-th query term `t`.
-    pub(super) fn df(self, i: usize, t: &QueryTerm) -> u64 {
-        match self {
-            Statistics::Own => t.df,
-            Statistics::Global(_, dfs) => dfs[i],
-        }
-    }
 }
 
 impl<'a> Weight<'a> {
@@ -134,7 +56,8 @@ impl<'a> Weight<'a> {
             }
             PostingScorer::Qld(qld) => terms
                 .iter()
-                .map(|t| qld.term_weight(index.cf(&t.term)))
+                .enumerate()
+                .map(|(i, t)| qld.term_weight(stats.cf(index, i, t)))
                 .collect(),
         };
         Weight {
@@ -215,7 +138,7 @@ impl<'a> PostingScorer<'a> {
             Model::Bm25(params) => PostingScorer::Bm25(bm25_scorer(index, params, stats)),
             Model::TfIdf => PostingScorer::TfIdf(index.tfidf_norms()),
             Model::Qld(params) => {
-                PostingScorer::Qld(QldScorer::new(*params, index.stats().total_terms))
+                PostingScorer::Qld(QldScorer::new(*params, stats.total_terms(index)))
             }
         }
     }
