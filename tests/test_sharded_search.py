@@ -107,6 +107,14 @@ def test_sharded_equals_single_on_the_collections(name, shards, built, singles):
         assert [tuple(h) for h in hits] == [tuple(h) for h in expected_hits]
         docid = hits[0].docid
         assert str(sharded.explain(queries[0], docid)) == str(single.explain(queries[0], docid))
+        # Query likelihood: the summed collection frequencies too.
+        for mu in (1000.0, 300.0):
+            expected = single.batch_search_pairs(queries, 100, model="qld", mu=mu)
+            assert sharded.batch_search_pairs(queries, 100, model="qld", mu=mu) == expected
+        qld = dict(model="qld", mu=300.0)
+        assert str(sharded.explain(queries[0], docid, **qld)) == str(
+            single.explain(queries[0], docid, **qld)
+        )
 
 
 @pytest.mark.data
@@ -124,15 +132,13 @@ def test_shard_local_statistics_give_other_rankings(built, singles):
         assert sharded.batch_search_pairs(queries, 10) == expected
 
 
-def test_tfidf_and_qld_are_refused_with_the_reason(tmp_path: Path):
+def test_tfidf_is_refused_with_the_reason(tmp_path: Path):
     corpus = write_corpus(tmp_path / "c" / "d.jsonl", [("a", "x y"), ("b", "y z"), ("c", "z")])
     with ShardedIndex.open(build_shards(corpus, tmp_path / "s", 2)) as index:
         with pytest.raises(rserini.QueryError, match=r"tfidf.*document norms"):
             index.search("y", model="tfidf")
         with pytest.raises(rserini.QueryError, match="tfidf"):
             index.explain("y", "a", model="tfidf")
-        with pytest.raises(rserini.QueryError):
-            index.batch_search_pairs(["y"], model="qld")
         with pytest.raises(rserini.QueryError, match="empty"):
             index.search("  ")
         assert index.batch_search_pairs(["", "the", "y"], 5)[:2] == [[], []]
@@ -177,12 +183,15 @@ def corpora(draw):
     k1_b=st.sampled_from(K1_B),
     algorithm=st.sampled_from(ALGORITHMS),
     k=st.sampled_from([1, 3, 1000]),
+    qld=st.booleans(),
 )
 def test_sharded_equals_single_on_generated_corpora(
-    data, shards, queries, variant, length, k1_b, algorithm, k
+    data, shards, queries, variant, length, k1_b, algorithm, k, qld
 ):
     docs, deleted = data
     options = {"variant": variant, "length": length, "k1": k1_b[0], "b": k1_b[1]}
+    if qld:
+        options = {"model": "qld", "mu": 10.0 * k1_b[0]}
     with tempfile.TemporaryDirectory() as tmp:
         corpus = write_corpus(Path(tmp) / "c" / "d.jsonl", docs)
         out = build_shards(corpus, Path(tmp) / "s", shards)

@@ -44,12 +44,14 @@ class ShardServer:
             self.snapshot = (index, _generation(index))
         return self.generation
 
-    def round1(self, terms: Sequence[str]) -> tuple[int, GlobalStats]:
-        """The collection statistics and the live dfs of the analyzed ``terms``."""
+    def round1(self, terms: Sequence[str], cfs: bool = False) -> tuple[int, GlobalStats]:
+        """The collection statistics and the live dfs of the analyzed ``terms`` (and
+        their collection frequencies, with ``cfs``: query likelihood's)."""
         index, generation = self.snapshot
         base = index.collection_stats()
         dfs = dict(zip(terms, index.term_dfs(list(terms)), strict=True))
-        stats = GlobalStats(base.documents, base.documents_with_terms, base.total_terms, dfs)
+        cf = dict(zip(terms, index.term_cfs(list(terms)), strict=True)) if cfs else None
+        stats = GlobalStats(base.documents, base.documents_with_terms, base.total_terms, dfs, cf)
         return generation, stats
 
     def round2(

@@ -115,26 +115,26 @@ class ShardedIndex:
     # -- the two rounds -------------------------------------------------------
 
     def _round1(
-        self, terms: set[str], allow_partial: bool
+        self, terms: set[str], cfs: bool, allow_partial: bool
     ) -> tuple[dict[int, int], GlobalStats, tuple[int, ...]]:
         """The generation of each answering shard, the summed statistics of ``terms``
-        and the shards that did not answer."""
+        (with collection frequencies if ``cfs``) and the shards that did not answer."""
         everyone = range(self.num_shards)
         for _ in range(MAX_ROUNDS):
-            need = self._cache.missing(terms)
-            cached = None if need else self._cache.stats(terms)
+            need = self._cache.missing(terms, cfs)
+            cached = None if need else self._cache.stats(terms, cfs)
             if cached is not None:
                 generations, stats = cached
                 return dict(enumerate(generations)), stats, ()
             ask = sorted(need)
             answers, missing = self.engine.call(
-                "round1", {s: (ask,) for s in everyone}, allow_partial=allow_partial
+                "round1", {s: (ask, cfs) for s in everyone}, allow_partial=allow_partial
             )
             self.stats_rounds += 1
             if missing:  # partial statistics: never cached
                 if len(ask) < len(terms):
                     answers, missing = self.engine.call(
-                        "round1", {s: (sorted(terms),) for s in everyone}, allow_partial=True
+                        "round1", {s: (sorted(terms), cfs) for s in everyone}, allow_partial=True
                     )
                 total = GlobalStats.sum([s for _, s in answers.values()])
                 return {s: g for s, (g, _) in answers.items()}, total, missing
@@ -157,7 +157,7 @@ class ShardedIndex:
         _refuse_tfidf(options)
         terms = {t for query in self.analyzer.analyze_batch(list(queries)) for t in query}
         for _ in range(MAX_ROUNDS):
-            generations, stats, missing1 = self._round1(terms, allow_partial)
+            generations, stats, missing1 = self._round1(terms, _qld(options), allow_partial)
             args = {
                 s: (g, list(queries), k, stats, {**options, **_threads(threads)})
                 for s, g in generations.items()
@@ -271,7 +271,7 @@ class ShardedIndex:
         shard = shard_of(docid, self.num_shards)
         terms = set(self.analyzer.analyze(query))
         for _ in range(MAX_ROUNDS):
-            generations, stats, _ = self._round1(terms, False)
+            generations, stats, _ = self._round1(terms, _qld(options), False)
             answers, _ = self.engine.call(
                 "explain", {shard: (generations[shard], query, docid, stats, options)}
             )
@@ -296,6 +296,11 @@ def _opts(scoring: Bm25 | None, algorithm: str | None, options: dict[str, Any]) 
 
 def _threads(threads: int | None) -> dict[str, int]:
     return {} if threads is None else {"threads": threads}
+
+
+def _qld(options: dict[str, Any]) -> bool:
+    """Whether the search is query likelihood, which needs collection frequencies."""
+    return bool(options.get("model") == "qld")
 
 
 def _refuse_tfidf(options: dict[str, Any]) -> None:
