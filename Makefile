@@ -60,7 +60,7 @@ test-venv: wheel ## a fresh .venv-test with the release wheel and its test extra
 	rm -rf $(TEST_VENV)
 	$(PYTHON) -m venv $(TEST_VENV)
 	$(TEST_VENV)/bin/pip install -q --upgrade pip
-	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[test,parity]"
+	$(TEST_VENV)/bin/pip install -q "$$(ls $(WHEELS)/rserini-*.whl)[test,parity,ray]"
 
 test-python: test-venv ## the pytest suite against the installed wheel (with Pyserini for parity)
 	$(TEST_VENV)/bin/python -m rserini.parity --install

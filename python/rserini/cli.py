@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rserini._bm25_args import add_bm25_shape, add_k1_b
 from rserini._core import (
@@ -26,6 +27,9 @@ from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.exceptions import RseriniError
 from rserini.formats import check_run_ids, write_run
 from rserini.project import CHUNK_LINES
+
+if TYPE_CHECKING:
+    from rserini.distributed import ShardedIndex
 
 ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
@@ -90,12 +94,27 @@ def _model_kwargs(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def _open(path: Path) -> Index | ShardedIndex:
+    """The index in ``path``, or the sharded index (searched as one) if it is one."""
+    if (path / "sharded.json").is_file():
+        from rserini.distributed import ShardedIndex
+
+        return ShardedIndex.open(path)
+    return Index.load(path)
+
+
 def _progress(enabled: bool) -> bool:
     return enabled and sys.stderr.isatty()
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
+    if args.shards is not None:
+        from rserini.distributed.cli import index_sharded
+
+        return index_sharded(args)
+    if args.ray is not None:
+        raise SystemExit("error: --ray builds a sharded index: add --shards N")
     if args.append and args.reorder != "none":
         raise SystemExit("error: --reorder applies to a new index: drop it or --append")
     if args.append:
@@ -187,9 +206,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     if args.index is None:
         return _search_project(args, query)
-    hits = ranked(
-        Index.load(args.index), query, args.k, algorithm=args.algorithm, **_model_kwargs(args)
-    )
+    hits = ranked(_open(args.index), query, args.k, algorithm=args.algorithm, **_model_kwargs(args))
     if args.json:
         print(
             json.dumps(
@@ -213,10 +230,12 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from rserini.eval import Feedback, retrieve_ranked
 
-    index = Index.load(args.index)
+    index = _open(args.index)
     queries = read_queries(args.queries)
     if not queries:
         raise SystemExit(f"error: {args.queries} holds no query")
+    if not isinstance(index, Index) and (args.pyserini or args.rm3 or args.rocchio):
+        raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
     if args.pyserini:
         return _run_as_pyserini(args, index, queries)
     for qid, _ in queries:
@@ -287,7 +306,7 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    index = Index.load(args.index)
+    index = _open(args.index)
     print(index.explain(" ".join(args.query), args.docid, **_model_kwargs(args)), end="")
     return 0
 
@@ -492,6 +511,9 @@ def build_parser() -> argparse.ArgumentParser:
         "several times slower",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    from rserini.distributed.cli import add_shard_args
+
+    add_shard_args(p)
     p.set_defaults(func=_cmd_index)
 
     p = sub.add_parser(

@@ -36,6 +36,7 @@ from rserini.formats import RankedRun, Run
 
 if TYPE_CHECKING:
     from rserini._core import Index
+    from rserini.distributed import ShardedIndex
 
 DEFAULT_METRICS: tuple[str, ...] = ("nDCG@10", "R@100", "R@1000", "MAP", "MRR@10", "P@10")
 """The metrics ``rserini eval`` reports by default."""
@@ -407,7 +408,7 @@ Feedback = Literal["rm3", "rocchio"]
 
 
 def retrieve_ranked(
-    index: Index,
+    index: Index | ShardedIndex,
     queries: Sequence[tuple[str, str]],
     k: int = 1000,
     *,
@@ -421,7 +422,7 @@ def retrieve_ranked(
     Parameters
     ----------
     index
-        The index.
+        The index, or a :class:`rserini.distributed.ShardedIndex` (without feedback).
     queries
         ``(qid, text)`` pairs.
     k
@@ -451,6 +452,14 @@ def retrieve_ranked(
         return {}
     texts = [text for _, text in queries]
     depth = k + 1 if remove_query else k
+    if hasattr(index, "num_shards"):  # a ShardedIndex: rankings, no ids common to shards
+        if feedback is not None:
+            raise RseriniError("feedback runs on one index: merge the shards first")
+        ranked = index.batch_search_pairs(texts, depth, threads=threads, **params)
+        return {
+            qid: [(d, s) for d, s in row if not (remove_query and d == qid)][:k]
+            for (qid, _), row in zip(queries, ranked, strict=True)
+        }
     if feedback is None:
         ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
     elif feedback == "rm3":

@@ -56,6 +56,20 @@ class IndexLockedError(RseriniError):
     path: str
 
 
+class ShardUnavailableError(RseriniError):
+    """No replica of a shard of a sharded index answered (all dead, or past their
+    deadline); ``shard`` is its number (0-based)."""
+
+    shard: int
+
+    def __init__(self, message: str, shard: int = -1) -> None:
+        super().__init__(message)
+        self.shard = shard
+
+    def __reduce__(self) -> tuple[type[ShardUnavailableError], tuple[str, int]]:
+        return type(self), (str(self), self.shard)
+
+
 __all__ = [
     "AnalyzerError",
     "DocumentError",
@@ -65,5 +79,6 @@ __all__ = [
     "ParseError",
     "QueryError",
     "RseriniError",
+    "ShardUnavailableError",
     "UnknownDocidError",
 ]

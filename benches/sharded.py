@@ -1,0 +1,135 @@
+"""Sharded indexes against one index: build time, QPS, the statistics round, bytes shipped.
+
+    python benches/sharded.py CORPUS [--queries FILE] [--shards 1 2 4] [--engines local ray]
+                              [--k 10 1000] [--limit N] [--work DIR]
+
+Builds one index of CORPUS and, for each shard count and engine, a sharded index
+(``engine="ray"`` starts a one-machine Ray instance); then runs the queries in one batch
+on each at every k and prints markdown tables: build seconds; queries per second; the
+statistics round's share (a batch with the summed statistics cached against one that
+gathers them first); the bytes a round trip pickles per query (round 1's request and
+answers, round 2's request and ``Columns`` answers, protocol 5 as Ray ships them); and the
+mean latency of one ``search_pairs`` call at k = 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import rserini
+from rserini.distributed import ShardedIndex, build_shards
+from rserini.distributed.shard import ShardServer
+
+
+def timed(f: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    value = f()
+    return time.perf_counter() - start, value
+
+
+def best(rounds: int, f: Callable[[], object]) -> float:
+    return min(timed(f)[0] for _ in range(rounds))
+
+
+def shipped_bytes(folder: Path, queries: list[str], k: int) -> tuple[float, float]:
+    """Pickled bytes per query of round 1 and of round 2, over every shard."""
+    servers = [ShardServer(str(p)) for p in sorted(folder.glob("shard-*"))]
+    analyzer = servers[0].snapshot[0].analyzer
+    terms = sorted({t for q in analyzer.analyze_batch(queries) for t in q})
+    answers = [s.round1(terms) for s in servers]
+    stats = rserini.GlobalStats.sum([a[1] for a in answers])
+    round1 = sum(len(pickle.dumps(("round1", (terms,)), 5)) for _ in servers)
+    round1 += sum(len(pickle.dumps((True, a), 5)) for a in answers)
+    round2 = 0
+    for s, (generation, _) in zip(servers, answers, strict=True):
+        request = ("round2", (generation, queries, k, stats, {}))
+        round2 += len(pickle.dumps(request, 5))
+        round2 += len(pickle.dumps((True, s.round2(generation, queries, k, stats, {})), 5))
+    return round1 / len(queries), round2 / len(queries)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--queries", type=Path, default=None)
+    parser.add_argument("--shards", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--engines", nargs="+", default=["local", "ray"])
+    parser.add_argument("--k", type=int, nargs="+", default=[10, 1000])
+    parser.add_argument("--limit", type=int, default=None, help="first N queries only")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--work", type=Path, default=None)
+    args = parser.parse_args()
+    queries_file = args.queries or args.corpus / "queries.jsonl"
+    queries = [text for _, text in rserini.read_queries(queries_file)][: args.limit]
+    work = args.work or Path(tempfile.mkdtemp(prefix="sharded-bench-"))
+    if "ray" in args.engines:
+        import ray
+
+        ray.init(logging_level="WARNING", log_to_driver=False, include_dashboard=False)
+
+    builds: dict[str, float] = {}
+    seconds, single = timed(lambda: rserini.Index.from_jsonl(args.corpus, progress=False))
+    builds["single index"] = seconds
+    folders: dict[tuple[str, int], Path] = {}
+    for shards in args.shards:
+        for engine in args.engines:
+            out = work / f"{engine}-{shards}"
+            shutil.rmtree(out, ignore_errors=True)
+            builds[f"{shards} shards, {engine}"], _ = timed(
+                lambda out=out, shards=shards, engine=engine: build_shards(
+                    args.corpus, out, shards, engine=engine
+                )
+            )
+            folders[engine, shards] = out
+    print(f"{len(single):,} documents, {len(queries):,} queries\n")
+    print("| build | seconds |\n|---|---:|")
+    for name, seconds in builds.items():
+        print(f"| {name} | {seconds:.1f} |")
+
+    rows = []
+    for k in args.k:
+        qps = len(queries) / best(args.rounds, lambda k=k: single.batch_search_pairs(queries, k))
+        rows.append((f"single index, k = {k}", qps, None, None, None))
+    latency_single = best(1, lambda: [single.search_pairs(q, 10) for q in queries[:100]])
+    latencies = {"single index": latency_single / len(queries[:100])}
+    for (engine, shards), folder in folders.items():
+        with ShardedIndex.open(folder, engine=engine) as index:
+            for k in args.k:
+                index.batch_search_pairs(queries, k)  # warm: statistics cached, pages read
+                warm = best(args.rounds, lambda k=k, i=index: i.batch_search_pairs(queries, k))
+
+                def cold(k: int = k, i: ShardedIndex = index) -> object:
+                    i.clear_stats_cache()
+                    return i.batch_search_pairs(queries, k)
+
+                gathering = best(args.rounds, cold)
+                r1, r2 = shipped_bytes(folder, queries, k)
+                share = (gathering - warm) / gathering
+                rows.append(
+                    (f"{shards} shards, {engine}, k = {k}", len(queries) / warm, share, r1, r2)
+                )
+            index.search_pairs(queries[0], 10)
+            took = best(1, lambda i=index: [i.search_pairs(q, 10) for q in queries[:100]])
+            latencies[f"{shards} shards, {engine}"] = took / len(queries[:100])
+    print("\n| search (one batch) | queries/s | statistics round | bytes/query round 1 "
+          "| bytes/query round 2 |\n|---|---:|---:|---:|---:|")  # fmt: skip
+    for name, qps, share, r1, r2 in rows:
+        if share is None:
+            print(f"| {name} | {qps:,.0f} | | | |")
+        else:
+            print(f"| {name} | {qps:,.0f} | {share:.0%} | {r1:,.0f} | {r2:,.0f} |")
+    print("\n| one search_pairs call, k = 10 | mean ms |\n|---|---:|")
+    for name, seconds in latencies.items():
+        print(f"| {name} | {seconds * 1000:.2f} |")
+    if args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

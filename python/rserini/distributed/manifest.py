@@ -1,0 +1,172 @@
+"""``sharded.json``: what a sharded index is, written last and checked at open.
+
+A sharded index is a folder of ordinary index folders (``shard-00000`` ...) and
+this manifest. The manifest names the partition rule, the analyzer every shard
+shares and, per shard, its folder, document count, generation and the SHA-256 of
+its ``meta.json`` (which lists the size and CRC32 of every file of the shard, so
+it identifies the shard's content). It ends with the SHA-256 of everything before
+its ``"checksum"`` key, is written once every shard is saved, and replaces any
+earlier manifest atomically: a folder whose manifest is readable is complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rserini._core import ANALYZER_PRESETS, Analyzer
+from rserini.distributed.partition import DOCID_HASH
+
+MANIFEST = "sharded.json"
+FORMAT = "rserini-sharded"
+FORMAT_VERSION = 1
+
+
+class ManifestError(ValueError):
+    """Raised inside this module; callers turn it into the error they document."""
+
+
+@dataclass(frozen=True)
+class ShardEntry:
+    """One shard as the manifest records it."""
+
+    path: str
+    documents: int
+    generation: int
+    meta_sha256: str
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The parsed ``sharded.json``."""
+
+    partition: str
+    hash: str
+    analyzer: dict[str, Any]
+    store: bool
+    shards: tuple[ShardEntry, ...]
+    rserini_version: str
+
+    @property
+    def num_shards(self) -> int:
+        return len(self.shards)
+
+    @property
+    def documents(self) -> int:
+        return sum(s.documents for s in self.shards)
+
+    def to_json(self) -> str:
+        body = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "rserini_version": self.rserini_version,
+            "partition": {"scheme": self.partition, "hash": self.hash, "shards": self.num_shards},
+            "analyzer": self.analyzer,
+            "store": self.store,
+            "documents": self.documents,
+            "shards": [
+                {
+                    "path": s.path,
+                    "documents": s.documents,
+                    "generation": s.generation,
+                    "meta_sha256": s.meta_sha256,
+                }
+                for s in self.shards
+            ],
+        }
+        text = json.dumps(body, indent=2)[:-2]  # reopen the object to append the checksum
+        return f'{text},\n  "checksum": "sha256:{_sha256(text)}"\n}}\n'
+
+
+def analyzer_from_config(config: dict[str, Any]) -> Analyzer:
+    """The :class:`Analyzer` whose ``config`` is ``config`` (a preset's name kept)."""
+    options = {k: v for k, v in config.items() if k != "name"}
+    name = config.get("name")
+    return Analyzer(name if name in ANALYZER_PRESETS else "plain", **options)
+
+
+def meta_sha256(shard_dir: Path) -> str:
+    """The SHA-256 (hex) of a shard's ``meta.json``: the shard's identity."""
+    return hashlib.sha256((shard_dir / "meta.json").read_bytes()).hexdigest()
+
+
+def write_manifest(folder: Path, manifest: Manifest) -> Path:
+    """Writes ``folder/sharded.json`` atomically (temporary file, fsync, rename)."""
+    path = folder / MANIFEST
+    tmp = folder / f".{MANIFEST}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(manifest.to_json())
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return path
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """Parses and checks ``folder/sharded.json`` on its own (the shards are checked by
+    the opener). Raises :class:`ManifestError` saying what is wrong."""
+    path = folder / MANIFEST
+    text = path.read_text(encoding="utf-8")
+    head, sep, tail = text.rpartition(',\n  "checksum": "sha256:')
+    if not sep or tail[:64] != _sha256(head) or tail[64:] != '"\n}\n':
+        raise ManifestError(f"{path}: damaged (its checksum does not match its content)")
+    try:
+        data = json.loads(text)
+        if data["format"] != FORMAT:
+            raise ManifestError(f"{path}: not a sharded rserini index")
+        if data["format_version"] != FORMAT_VERSION:
+            raise ManifestError(
+                f"{path}: sharded format version {data['format_version']}, this rserini "
+                f"reads version {FORMAT_VERSION}"
+            )
+        part = data["partition"]
+        shards = tuple(
+            ShardEntry(
+                path=str(s["path"]),
+                documents=int(s["documents"]),
+                generation=int(s["generation"]),
+                meta_sha256=str(s["meta_sha256"]),
+            )
+            for s in data["shards"]
+        )
+        manifest = Manifest(
+            partition=str(part["scheme"]),
+            hash=str(part["hash"]),
+            analyzer=dict(data["analyzer"]),
+            store=bool(data["store"]),
+            shards=shards,
+            rserini_version=str(data["rserini_version"]),
+        )
+        declared_shards, declared_docs = int(part["shards"]), int(data["documents"])
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        if isinstance(e, ManifestError):
+            raise
+        raise ManifestError(f"{path}: malformed ({type(e).__name__}: {e})") from None
+    if manifest.hash != DOCID_HASH:
+        raise ManifestError(f"{path}: unknown docid hash {manifest.hash!r}")
+    if declared_shards < 1 or declared_shards != manifest.num_shards:
+        raise ManifestError(
+            f"{path}: declares {declared_shards} shards but lists {manifest.num_shards}"
+        )
+    if declared_docs != manifest.documents:
+        raise ManifestError(
+            f"{path}: declares {declared_docs} documents but its shards hold {manifest.documents}"
+        )
+    for i, shard in enumerate(shards):
+        p = Path(shard.path)
+        if p.is_absolute() or len(p.parts) != 1 or p.name in (".", ".."):
+            raise ManifestError(f"{path}: shard {i} path {shard.path!r} is not a folder name")
+    return manifest
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,95 @@
+"""One shard's side of the two search rounds.
+
+A :class:`ShardServer` answers for the documents of one shard folder, in this
+process (``engine="local"``) or inside a Ray actor (``engine="ray"``). Every
+answer carries the generation of the snapshot that produced it; a round-2 or
+explain request pinned to another generation is not answered (its result is
+``None``), since statistics summed for one snapshot would score another wrongly:
+the coordinator then redoes round 1. Both rounds only read, so a request can be
+repeated on any replica of the shard and gives the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rserini._core import GlobalStats, Index
+from rserini.distributed.results import ShardExplanation
+
+
+class ShardServer:
+    """Serves one saved shard; safe to call from several threads."""
+
+    def __init__(self, path: str, *, mmap: bool = True, threads: int | None = None) -> None:
+        self.path = path
+        self.mmap = mmap
+        self.threads = threads
+        index = Index.load(path, mmap=mmap)
+        # One attribute, swapped whole: a request reads an index and its generation
+        # from the same snapshot even while refresh() replaces it.
+        self.snapshot = (index, _generation(index))
+
+    @property
+    def generation(self) -> int:
+        return self.snapshot[1]
+
+    def refresh(self) -> int:
+        """Reopens the shard if its folder holds a newer generation; returns the
+        generation served from now on."""
+        if _folder_generation(self.path) != self.generation:
+            index = Index.load(self.path, mmap=self.mmap)
+            self.snapshot = (index, _generation(index))
+        return self.generation
+
+    def round1(self, terms: Sequence[str], cfs: bool = False) -> tuple[int, GlobalStats]:
+        """The collection statistics and the live dfs of the analyzed ``terms`` (and
+        their collection frequencies, with ``cfs``: query likelihood's)."""
+        index, generation = self.snapshot
+        base = index.collection_stats()
+        dfs = dict(zip(terms, index.term_dfs(list(terms)), strict=True))
+        cf = dict(zip(terms, index.term_cfs(list(terms)), strict=True)) if cfs else None
+        stats = GlobalStats(base.documents, base.documents_with_terms, base.total_terms, dfs, cf)
+        return generation, stats
+
+    def round2(
+        self,
+        generation: int,
+        queries: Sequence[str],
+        k: int,
+        stats: GlobalStats,
+        options: dict[str, Any],
+    ) -> tuple[int, Any]:
+        """The top ``k`` of each query in this shard, scored with ``stats``, as
+        :class:`rserini.Columns`; ``None`` if this shard serves another generation."""
+        index, current = self.snapshot
+        if current != generation:
+            return current, None
+        options = {"threads": self.threads, **options}  # a request's threads win
+        return generation, index.batch_search_columns(list(queries), k, stats=stats, **options)
+
+    def explain(
+        self,
+        generation: int,
+        query: str,
+        docid: str,
+        stats: GlobalStats,
+        options: dict[str, Any],
+    ) -> tuple[int, ShardExplanation | None]:
+        """``Index.explain`` with ``stats``; ``None`` if this shard serves another
+        generation."""
+        index, current = self.snapshot
+        if current != generation:
+            return current, None
+        return generation, ShardExplanation.of(index.explain(query, docid, stats=stats, **options))
+
+
+def _generation(index: Index) -> int:
+    return int(index.info()["generation"])
+
+
+def _folder_generation(path: str) -> int:
+    meta = json.loads((Path(path) / "meta.json").read_text(encoding="utf-8"))
+    return int(meta["generation"])
