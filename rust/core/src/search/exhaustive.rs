@@ -86,6 +86,7 @@ pub(super) fn top_k(
             PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
             PostingScorer::TfIdf(_) | PostingScorer::Qld(_) => None,
         };
+        let (scratch, best) = (&mut *acc, &mut top);
         match lucene {
             // Lucene's own BM25, the default, gets a loop of its own:
             // norm-table lookups first, then the arithmetic over a
@@ -96,39 +97,31 @@ pub(super) fn top_k(
                 // comes from a damaged file: it scores NaN.
                 let mut inverses = *cache;
                 inverses[0] = f32::NAN;
-                accumulate(
-                    segment,
-                    terms,
-                    ords,
-                    weights,
-                    &mut acc,
-                    &mut top,
-                    |_, weight| {
-                        let w = weight as f32;
-                        move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
-                            // The norms slice is taken once per block, not per
-                            // posting as `data.norm` would (3–4 % on the Linux corpus).
-                            let (norms, inverses) = (data.norms(), &inverses);
-                            let mut inverse = [0f32; BLOCK_LEN];
-                            for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
-                                let norm = norms.get(doc as usize).map_or(0, |&n| usize::from(n));
-                                // So does tf 0: it reads norm 0 (a mask, not a branch).
-                                *slot = inverses[norm & usize::from(tf != 0).wrapping_neg()];
-                            }
-                            for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
-                                *o = lucene_score(w, tf, ni);
-                            }
+                accumulate(segment, terms, ords, weights, scratch, best, |_, weight| {
+                    let w = weight as f32;
+                    move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
+                        // The norms slice is taken once per block, not per
+                        // posting as `data.norm` would (3–4 % on the Linux corpus).
+                        let (norms, inverses) = (data.norms(), &inverses);
+                        let mut inverse = [0f32; BLOCK_LEN];
+                        for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
+                            let norm = norms.get(doc as usize).map_or(0, |&n| usize::from(n));
+                            // So does tf 0: it reads norm 0 (a mask, not a branch).
+                            *slot = inverses[norm & usize::from(tf != 0).wrapping_neg()];
                         }
-                    },
-                );
+                        for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
+                            *o = lucene_score(w, tf, ni);
+                        }
+                    }
+                });
             }
             None => accumulate(
                 segment,
                 terms,
                 ords,
                 weights,
-                &mut acc,
-                &mut top,
+                scratch,
+                best,
                 |qt, weight| {
                     let (scorer, boost) = (&scorer, f64::from(qt.query_tf));
                     move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
