@@ -5,6 +5,8 @@ bitwise-equal scores) on every query of the real collections, whatever the algor
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -129,3 +131,29 @@ def test_cli_index_reorder_bp(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert "--reorder applies to a new index" in done.stderr
+
+
+def test_reordered_and_plain_linux_corpora_return_the_same_hits() -> None:
+    """The Linux kernel corpus of benches/linux_corpus.py (1.04 M documents), when it
+    has been made on this machine: it is not part of CI, and building and reordering
+    it takes minutes."""
+    root = os.environ.get("RSERINI_BENCH_DATA")
+    folder = (Path(root) if root else Path.home() / ".cache" / "rserini" / "bench") / "linux-chunks"
+    corpus, query_file = folder / "corpus.jsonl", folder / "queries.jsonl"
+    if not (corpus.exists() and query_file.exists()):
+        message = (
+            f"Linux corpus not found at {folder} (make it with benches/linux_corpus.py): "
+            "reordered == plain is NOT checked on it"
+        )
+        warnings.warn(message, stacklevel=1)
+        pytest.skip(message)
+    qs = [text for _, text in rserini.read_queries(query_file)]
+    plain = rserini.Index.from_jsonl(corpus, store=False, progress=False)
+    bp = rserini.Index.from_jsonl(corpus, store=False, progress=False, reorder="bp")
+    for k in (10, 1000):
+        expected = plain.batch_search(qs, k, algorithm="exhaustive")
+        names = ranked(plain, expected)
+        for algorithm in ("exhaustive", "maxscore", "auto"):
+            got = bp.batch_search(qs, k, algorithm=algorithm)
+            assert ranked(bp, got) == names, (algorithm, k)
+            assert np.array_equal(got[1].view(np.uint32), expected[1].view(np.uint32))

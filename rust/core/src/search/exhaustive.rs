@@ -12,6 +12,7 @@ use super::weight::{PostingScorer, Weight};
 use crate::index::LiveSegment;
 use crate::postings::{BLOCK_LEN, BlockDecoder};
 use crate::scoring::lucene_score;
+use crate::segment::TermOrd;
 
 /// A running score no document has: a sum starting at +0.0 never becomes
 /// −0.0, so this marks the untouched slots without a second array.
@@ -64,11 +65,12 @@ thread_local! {
 
 /// The `k` best documents of segment `s` (whose query lists hold about
 /// `postings` postings), best first under the tie rule, by scoring every
-/// posting of the terms of `query`.
+/// posting of the terms of `query`, whose ordinals in the segment are `ords`.
 pub(super) fn top_k(
     s: usize,
     segment: &LiveSegment,
     query: &Weight<'_>,
+    ords: &[Option<TermOrd>],
     postings: u64,
     k: usize,
 ) -> Vec<ScoredDoc> {
@@ -84,6 +86,7 @@ pub(super) fn top_k(
             PostingScorer::Bm25(bm25) => bm25.lucene_norm_cache(),
             PostingScorer::TfIdf(_) | PostingScorer::Qld(_) => None,
         };
+        let (scratch, best) = (&mut *acc, &mut top);
         match lucene {
             // Lucene's own BM25, the default, gets a loop of its own:
             // norm-table lookups first, then the arithmetic over a
@@ -94,7 +97,7 @@ pub(super) fn top_k(
                 // comes from a damaged file: it scores NaN.
                 let mut inverses = *cache;
                 inverses[0] = f32::NAN;
-                accumulate(segment, terms, weights, &mut acc, &mut top, |_, weight| {
+                accumulate(segment, terms, ords, weights, scratch, best, |_, weight| {
                     let w = weight as f32;
                     move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                         // The norms slice is taken once per block, not per
@@ -112,19 +115,27 @@ pub(super) fn top_k(
                     }
                 });
             }
-            None => accumulate(segment, terms, weights, &mut acc, &mut top, |qt, weight| {
-                let (scorer, boost) = (&scorer, f64::from(qt.query_tf));
-                move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
-                    for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
-                        *o = match (data.length(doc), tf) {
-                            (0, _) | (_, 0) => f32::NAN,
-                            _ => scorer
-                                .score(s, data, boost, weight, doc, tf)
-                                .unwrap_or(f32::NAN),
-                        };
+            None => accumulate(
+                segment,
+                terms,
+                ords,
+                weights,
+                scratch,
+                best,
+                |qt, weight| {
+                    let (scorer, boost) = (&scorer, f64::from(qt.query_tf));
+                    move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
+                        for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
+                            *o = match (data.length(doc), tf) {
+                                (0, _) | (_, 0) => f32::NAN,
+                                _ => scorer
+                                    .score(s, data, boost, weight, doc, tf)
+                                    .unwrap_or(f32::NAN),
+                            };
+                        }
                     }
-                }
-            }),
+                },
+            ),
         }
         acc.dirty = false;
         top.into_sorted(|d| data.docid_rank(d))
@@ -132,7 +143,7 @@ pub(super) fn top_k(
 }
 
 /// Offers `top` the sum of the scores of every live posting of every query
-/// term in `segment`, per document: `scorer(term, weight)` makes the term's
+/// term in `segment` (ordinals `ords`), per document: `scorer(term, weight)` makes the term's
 /// `score(docs, tfs, out)`, which scores a run of postings at once and
 /// writes NaN for a posting to skip (tf 0, or a document of length 0: only
 /// a damaged file holds those; no valid posting scores NaN).
@@ -143,6 +154,7 @@ pub(super) fn top_k(
 fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
     segment: &LiveSegment,
     terms: &[QueryTerm],
+    ords: &[Option<TermOrd>],
     weights: &[f64],
     acc: &mut Accumulator,
     top: &mut TopK,
@@ -150,8 +162,8 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
 ) {
     let data = segment.data();
     let mut lists = Vec::with_capacity(terms.len());
-    for (qt, &weight) in terms.iter().zip(weights) {
-        if let Some(ord) = data.term_ord(&qt.term) {
+    for ((qt, &weight), ord) in terms.iter().zip(weights).zip(ords) {
+        if let &Some(ord) = ord {
             let list = data.postings(ord);
             lists.push(TermState {
                 score: scorer(qt, weight),

@@ -43,6 +43,7 @@ mod tests;
 
 pub use explain::{Explanation, TermExplanation, explain};
 pub use model::{Algorithm, Model};
+use query::TermOrds;
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
 use statistics::Statistics;
 pub use weight::bm25_boosted_weights;
@@ -74,8 +75,10 @@ pub fn search_with(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    let terms = query_terms(index, query);
-    search_terms(index, &terms, k, model, algorithm)
+    let (terms, ords) = query::analyze(index, query);
+    top_k(index, &terms, &ords, k, model, algorithm, || {
+        Weight::new(index, &terms, model, Statistics::Own)
+    })
 }
 
 /// [`search_with`] for already analyzed terms.
@@ -86,7 +89,8 @@ pub fn search_terms(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    top_k(index, terms, k, model, algorithm, || {
+    let ords = TermOrds::lookup(index, terms);
+    top_k(index, terms, &ords, k, model, algorithm, || {
         Weight::new(index, terms, model, Statistics::Own)
     })
 }
@@ -104,12 +108,12 @@ pub fn search_with_stats(
     algorithm: Algorithm,
     stats: Option<&GlobalStats>,
 ) -> Result<Vec<ScoredDoc>> {
-    let terms = query_terms(index, query);
     let Some(stats) = stats else {
-        return Ok(search_terms(index, &terms, k, model, algorithm));
+        return Ok(search_with(index, query, k, model, algorithm));
     };
+    let (terms, ords) = query::analyze(index, query);
     let counts = Statistics::global(index, &terms, model, stats)?;
-    Ok(top_k(index, &terms, k, model, algorithm, || {
+    Ok(top_k(index, &terms, &ords, k, model, algorithm, || {
         Weight::new(index, &terms, model, Statistics::Global(stats, &counts))
     }))
 }
@@ -125,18 +129,21 @@ pub fn search_weighted(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<ScoredDoc> {
-    top_k(index, terms, k, model, algorithm, || {
+    let ords = TermOrds::lookup(index, terms);
+    top_k(index, terms, &ords, k, model, algorithm, || {
         Weight::with_weights(index, terms, weights.to_vec(), model)
     })
 }
 
 /// The `k` best documents for `terms` under `model`, segment by segment
 /// (each by exhaustive scoring or the pruning that `algorithm` picks), then
-/// merged under the tie rule. `bind` binds the query to the index
-/// statistics, once, unless the query certainly has no hit.
+/// merged under the tie rule. `ords` are the terms' ordinals in each
+/// segment; `bind` binds the query to the index statistics, once, unless
+/// the query certainly has no hit.
 fn top_k<'a>(
     index: &'a Index,
     terms: &'a [QueryTerm],
+    ords: &TermOrds,
     k: usize,
     model: &Model,
     algorithm: Algorithm,
@@ -153,11 +160,12 @@ fn top_k<'a>(
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
         let pruning = algorithm.resolve(model, weights, data.len(), postings, k);
+        let ords = ords.segment(s);
         let local = match (&query.scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
-                pruned::top_k(segment, terms, &weights32, bm25, k, pruning)
+                pruned::top_k(segment, ords, &weights32, bm25, k, pruning)
             }
-            _ => exhaustive::top_k(s, segment, &query, postings, k),
+            _ => exhaustive::top_k(s, segment, &query, ords, postings, k),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
             doc: index.global(s, d.doc),
@@ -205,7 +213,14 @@ pub fn search_boosted(
         })
         .collect();
     let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
-    top_k(index, &terms, k, &Model::Bm25(*params), algorithm, || {
-        Weight::boosted(index, &terms, &boosts, params)
-    })
+    let ords = TermOrds::lookup(index, &terms);
+    top_k(
+        index,
+        &terms,
+        &ords,
+        k,
+        &Model::Bm25(*params),
+        algorithm,
+        || Weight::boosted(index, &terms, &boosts, params),
+    )
 }

@@ -16,11 +16,12 @@
 //! could, never more.
 
 use super::cursor::{Cursor, END};
-use super::query::{QueryTerm, ScoredDoc};
+use super::query::ScoredDoc;
 use super::topk::TopK;
 use crate::fieldnorm;
 use crate::index::LiveSegment;
 use crate::scoring::{Bm25Scorer, lucene_score};
+use crate::segment::TermOrd;
 
 /// Lists at least this long get a per-norm table of tf = 1 scores (256
 /// divisions, saved many times over).
@@ -152,11 +153,12 @@ pub enum Pruning {
     BlockMaxWand,
 }
 
-/// The `k` best documents of `segment` for BM25 term weights `weights` (all
-/// finite and ≥ 0), best first under the tie rule, by `pruning`.
+/// The `k` best documents of `segment` for the query terms of ordinals
+/// `ords` and BM25 term weights `weights` (all finite and ≥ 0), best first
+/// under the tie rule, by `pruning`.
 pub(crate) fn top_k(
     segment: &LiveSegment,
-    terms: &[QueryTerm],
+    ords: &[Option<TermOrd>],
     weights: &[f32],
     scorer: &Bm25Scorer,
     k: usize,
@@ -164,9 +166,9 @@ pub(crate) fn top_k(
 ) -> Vec<ScoredDoc> {
     let data = segment.data();
     let inflate = |s: f32| f64::from(s) * (1.0 + SLACK);
-    let mut cursors = Vec::with_capacity(terms.len());
-    for (query, (qt, &weight)) in terms.iter().zip(weights).enumerate() {
-        let Some(ord) = data.term_ord(&qt.term) else {
+    let mut cursors = Vec::with_capacity(ords.len());
+    for (query, (&ord, &weight)) in ords.iter().zip(weights).enumerate() {
+        let Some(ord) = ord else {
             continue;
         };
         let list = data.postings(ord);
@@ -203,7 +205,7 @@ pub(crate) fn top_k(
         segment,
         scorer,
         lucene: scorer.lucene_norm_cache(),
-        contrib: vec![None; terms.len()],
+        contrib: vec![None; ords.len()],
         top: TopK::new(k),
         floor: f64::NEG_INFINITY,
     };

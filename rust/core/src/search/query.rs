@@ -5,6 +5,7 @@
 use std::cmp::Ordering;
 
 use crate::index::Index;
+use crate::segment::TermOrd;
 
 /// One query term, with its frequency in the query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,12 @@ pub struct ScoredDoc {
 
 /// Analyzes `query` into distinct terms in first-occurrence order.
 pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
+    analyze(index, query).0
+}
+
+/// [`query_terms`], with the ordinals their document frequencies were read
+/// from, so that a search looks each term up in each segment once.
+pub(super) fn analyze(index: &Index, query: &str) -> (Vec<QueryTerm>, TermOrds) {
     let mut terms: Vec<QueryTerm> = Vec::new();
     index.analyzer().analyze_with(
         query,
@@ -40,10 +47,43 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
             }),
         },
     );
-    for t in &mut terms {
-        t.df = index.df(&t.term);
+    let ords = TermOrds::lookup(index, &terms);
+    for (s, segment) in index.segments().iter().enumerate() {
+        for (t, ord) in terms.iter_mut().zip(ords.segment(s)) {
+            // As `Index::df` sums it.
+            t.df += ord.map_or(0, |o| u64::from(segment.live_df(o)));
+        }
     }
-    terms
+    (terms, ords)
+}
+
+/// Each query term's ordinal in each segment (`None` where the segment
+/// lacks the term): a dictionary lookup costs about as much as scoring a
+/// few hundred postings, so a query makes each one once.
+pub(super) struct TermOrds {
+    /// Segment by segment, one entry per term.
+    ords: Vec<Option<TermOrd>>,
+    terms: usize,
+}
+
+impl TermOrds {
+    /// Looks `terms` up in every segment of `index`.
+    pub(super) fn lookup(index: &Index, terms: &[QueryTerm]) -> Self {
+        let ords = index
+            .segments()
+            .iter()
+            .flat_map(|s| terms.iter().map(|t| s.data().term_ord(&t.term)))
+            .collect();
+        TermOrds {
+            ords,
+            terms: terms.len(),
+        }
+    }
+
+    /// The ordinals in segment `s`, in query-term order.
+    pub(super) fn segment(&self, s: usize) -> &[Option<TermOrd>] {
+        &self.ords[s * self.terms..(s + 1) * self.terms]
+    }
 }
 
 /// The tie rule: higher score first, then smaller docid.

@@ -132,7 +132,13 @@ impl TopK {
         // rank: a thousand hits sort several times faster so than by
         // comparisons, whose branches on random scores mispredict.
         let mut hits = self.hits;
-        radsort::sort_by_key(&mut hits, |&h| (h >> 32) as u32);
+        if self.k <= HEAP_MAX_K {
+            // A few hits: the radix sort's count tables would cost more
+            // than the sort (ties by doc id here, by docid rank below).
+            hits.sort_unstable();
+        } else {
+            radsort::sort_by_key(&mut hits, |&h| (h >> 32) as u32);
+        }
         for tied in hits.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
             if tied.len() > 1 {
                 tied.sort_unstable_by_key(|&h| rank(h as u32));
