@@ -27,17 +27,6 @@ struct Terms {
     len: u32,
 }
 
-impl Terms {
-    #[inline(always)]
-    fn get<'a>(&'a self, terms: &'a [u32]) -> &'a [u32] {
-        if self.len == 1 {
-            std::slice::from_ref(&self.first)
-        } else {
-            &terms[self.first as usize..(self.first + self.len) as usize]
-        }
-    }
-}
-
 /// Terms (as ids) of each distinct token seen so far.
 #[derive(Default)]
 pub(crate) struct TokenCache {
@@ -139,7 +128,7 @@ impl TokenCache {
         if found.len == 1 {
             out.push(found.first);
         } else {
-            out.extend_from_slice(found.get(terms));
+            out.extend_from_slice(&terms[found.first as usize..(found.first + found.len) as usize]);
         }
     }
 
