@@ -119,8 +119,8 @@ class ShardedIndex:
 
     # -- Index's writer methods ------------------------------------------------
 
-    @property
-    def writer(self) -> ShardedWriter:
+    def _writing(self) -> ShardedWriter:
+        """The queue of changes, opened at the first change."""
         if self._writer is None:
             self._writer = ShardedWriter(self.path, self.engine)
         return self._writer
@@ -144,7 +144,7 @@ class ShardedIndex:
             If another writer holds the folder, or this process was forked from the
             process that took the lock.
         """
-        self.writer.add(docs, duplicates)
+        self._writing().add(docs, duplicates)
 
     def delete(self, docids: str | Sequence[str]) -> None:
         """:meth:`rserini.Index.delete`: queues documents to delete at the next
@@ -159,7 +159,7 @@ class ShardedIndex:
         IndexLockedError
             As for :meth:`add`.
         """
-        self.writer.delete(docids)
+        self._writing().delete(docids)
 
     def commit(self, *, threads: int | None = None) -> None:
         """:meth:`rserini.Index.commit`: applies the queued changes, shard by shard
@@ -179,7 +179,7 @@ class ShardedIndex:
             If another writer holds the folder.
         """
         try:
-            self.writer.commit(threads)
+            self._writing().commit(threads)
         finally:
             self._cache.forget()
             self.engine.refresh()
@@ -187,7 +187,8 @@ class ShardedIndex:
     def rollback(self) -> None:
         """:meth:`rserini.Index.rollback`: discards the queued changes and releases the
         writer lock."""
-        self.writer.rollback()
+        if self._writer is not None:
+            self._writer.rollback()
 
     @property
     def has_pending_changes(self) -> bool:
