@@ -74,6 +74,16 @@ def test_same_inputs_give_the_same_bytes_whatever_the_workers(corpus: Path, tmp_
     assert first == again and len(first) > 4 * 9
 
 
+def test_same_inputs_give_the_same_bytes_whatever_the_output_folder(corpus: Path, tmp_path: Path):
+    here = build_shards(corpus, tmp_path / "here", 4)
+    there = build_shards(corpus, tmp_path / "elsewhere" / "deeper", 4, workers=2)
+    assert folder_bytes(here) == folder_bytes(there)  # meta.json and sharded.json too
+    shards = read_manifest(here).shards
+    assert [s.meta_sha256 for s in shards] == [s.meta_sha256 for s in read_manifest(there).shards]
+    # What a shard records as its source: the corpus as given, and its place.
+    assert rserini.Index.load(here / "shard-00003").source == f"jsonl:{corpus} (shard 3 of 4)"
+
+
 def test_empty_shards_gz_inputs_and_several_inputs(tmp_path: Path):
     first = write_corpus(tmp_path / "in1" / "a.jsonl", TINY[:2])
     gz = tmp_path / "in2" / "b.jsonl.gz"

@@ -17,6 +17,7 @@ import pytest
 
 import rserini
 from rserini.distributed import ShardedIndex, ShardUnavailableError, build_shards, shard_of
+from rserini.distributed.manifest import read_manifest
 from sharding import delete_everywhere, folder_bytes, write_corpus
 from support import cli
 
@@ -203,12 +204,40 @@ def test_a_new_generation_makes_the_search_gather_statistics_again(
     assert after == single.search_pairs("router network", 100) != before
 
 
+def test_a_commit_reaches_every_replica(sharded: Path, corpus: Path, tmp_path: Path):
+    copy = tmp_path / "s"
+    shutil.copytree(sharded, copy)
+    single = rserini.Index.from_jsonl(corpus, progress=False)
+    added, gone = [("n1", "router router network"), ("n2", "asteroid orbit")], ["d0001", "d0002"]
+    with (
+        ShardedIndex.open(copy, engine="ray", replicas=2, deadline_s=20) as index,
+        ShardedIndex.open(copy, engine="ray", deadline_s=20) as reader,
+    ):
+        before = reader.batch_search_pairs(QUERIES, 50)
+        index.delete(gone)
+        index.add(added)
+        index.commit()
+        single.delete(gone)
+        single.add(added)
+        single.commit()
+        expected = single.batch_search_pairs(QUERIES, 50)
+        for _ in range(3):  # requests turn over the replicas
+            assert index.batch_search_pairs(QUERIES, 50) == expected
+        recorded = [s.generation for s in read_manifest(copy).shards]
+        for shard, replicas in enumerate(index.engine.actors):  # type: ignore[attr-defined]
+            answers = ray.get([a.call.remote("round1", ([], False)) for a in replicas], timeout=60)
+            assert {generation for _, (generation, _) in answers} == {recorded[shard]}
+        assert reader.batch_search_pairs(QUERIES, 50) == before
+        reader.refresh()
+        assert reader.batch_search_pairs(QUERIES, 50) == expected != before
+
+
 def test_cli_index_shards_on_the_cluster(corpus: Path, sharded: Path, cluster: Cluster, tmp_path):
     out = tmp_path / "cli"
     done = cli("index", "--input", corpus, "--index", out, "--shards", str(SHARDS),
                "--ray", cluster.address, "-q", timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    # The same data files; meta.json differs in the recorded source (the spill's path).
-    data = {k: v for k, v in folder_bytes(out).items() if not k.endswith(".json")}
-    assert data == {k: v for k, v in folder_bytes(sharded).items() if not k.endswith(".json")}
+    # Another output folder, the same bytes (meta.json and sharded.json included).
+    data = folder_bytes(out)
+    assert data == folder_bytes(sharded)
     assert len(data) >= SHARDS * 9

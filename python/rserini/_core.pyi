@@ -469,6 +469,10 @@ class Index:
     @property
     def source(self) -> str | None:
         """Origin of the documents, if recorded."""
+    def _with_source(self, source: str | None) -> Index:
+        """This index's current snapshot, recording ``source`` as the origin of its
+        documents when saved (no queued changes; for a sharded build, whose shards
+        name the corpus rather than their spill file)."""
     @property
     def analyzer(self) -> Analyzer:
         """The analyzer of documents and queries."""

@@ -18,7 +18,7 @@ from rserini.distributed.manifest import (
     Manifest,
     ShardEntry,
     analyzer_from_config,
-    meta_sha256,
+    shard_entry,
     write_manifest,
 )
 from rserini.distributed.open_shards import manifest_or_error
@@ -35,6 +35,7 @@ class ShardJob:
 
     spill: str
     dest: str
+    source: str
     analyzer: dict[str, Any]
     store: bool
     threads: int | None
@@ -57,14 +58,11 @@ def build_shard(job: ShardJob) -> ShardEntry:
         max_line_bytes=job.max_line_bytes,
         reorder=job.reorder,
     )
-    index.save(job.dest)
-    dest = Path(job.dest)
-    return ShardEntry(
-        path=dest.name,
-        documents=len(index),
-        generation=int(index.info()["generation"]),
-        meta_sha256=meta_sha256(dest),
-    )
+    # Recorded as the corpus, not the spill (a path under the output folder), so
+    # that the same inputs give the same bytes wherever they are built.
+    saved = index._with_source(job.source)
+    saved.save(job.dest)
+    return shard_entry(Path(job.dest), saved)
 
 
 def build_shards(
@@ -93,9 +91,10 @@ def build_shards(
     (default: as many as shards) with ``threads`` each, in this process's threads
     (``engine="local"``) or as Ray tasks (``engine="ray"``, on the cluster at
     ``address``; every node must see ``out_dir`` at the same path). ``sharded.json``
-    is written last. The shards are the same bytes whatever the engine, ``workers``
-    and ``threads``. ``analyzer``, ``store``, ``memory_mb``, ``duplicates``,
-    ``max_line_bytes`` and ``reorder`` are :meth:`rserini.Index.from_jsonl`'s.
+    is written last. The shards are the same bytes whatever ``out_dir``, the engine,
+    ``workers`` and ``threads`` (each ``meta.json`` records the inputs as given).
+    ``analyzer``, ``store``, ``memory_mb``, ``duplicates``, ``max_line_bytes`` and
+    ``reorder`` are :meth:`rserini.Index.from_jsonl`'s.
     Returns ``out_dir``.
 
     Raises
@@ -125,8 +124,6 @@ def build_shards(
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise FileExistsError(f"{out} exists and is not an empty folder")
     out.mkdir(parents=True, exist_ok=True)
-    # A fixed place, since each shard's meta.json records the file it was read from
-    # as its source: the same inputs and out_dir give the same bytes.
     spill_dir = out / ".spill"
     spill_dir.mkdir()
     try:
@@ -135,6 +132,7 @@ def build_shards(
             ShardJob(
                 spill=str(spill_dir / spill_name(i)),
                 dest=str(out / shard_dir_name(i)),
+                source=shard_source(sources, i, num_shards),
                 analyzer=dict(config),
                 store=store,
                 threads=threads,
@@ -162,6 +160,16 @@ def build_shards(
 
 def shard_dir_name(shard: int) -> str:
     return f"shard-{shard:05d}"
+
+
+def shard_source(inputs: Sequence[Path], shard: int, num_shards: int) -> str:
+    """What a shard's ``meta.json`` records as its source: the corpus as given (as
+    :meth:`rserini.Index.from_jsonl` records it) and the shard's place in it.
+
+    >>> shard_source([Path("corpus")], 3, 4)
+    'jsonl:corpus (shard 3 of 4)'
+    """
+    return f"jsonl:{', '.join(str(p) for p in inputs)} (shard {shard} of {num_shards})"
 
 
 def is_sharded(path: StrPath) -> bool:

@@ -30,12 +30,18 @@ class Engine(Protocol):
     num_shards: int
 
     def call(
-        self, method: str, args: Mapping[int, tuple[Any, ...]], *, allow_partial: bool = False
+        self,
+        method: str,
+        args: Mapping[int, tuple[Any, ...]],
+        *,
+        allow_partial: bool = False,
+        deadline_s: float | None = None,
     ) -> tuple[dict[int, Any], tuple[int, ...]]:
         """Runs ``ShardServer.<method>(*args[s])`` for every shard ``s`` of ``args``;
         returns the answers by shard and the shards that gave none (always empty
         unless ``allow_partial``, since a shard without an answer otherwise raises
-        :class:`~rserini.exceptions.ShardUnavailableError`)."""
+        :class:`~rserini.exceptions.ShardUnavailableError`). ``deadline_s`` replaces
+        the engine's deadline for this call (``math.inf``: none, for a commit)."""
 
     def refresh(self) -> None:
         """Asks every shard to reopen its folder if it holds a newer generation."""

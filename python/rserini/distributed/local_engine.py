@@ -33,7 +33,12 @@ class LocalEngine:
         self._pool = ThreadPoolExecutor(max_workers=self.num_shards)
 
     def call(
-        self, method: str, args: Mapping[int, tuple[Any, ...]], *, allow_partial: bool = False
+        self,
+        method: str,
+        args: Mapping[int, tuple[Any, ...]],
+        *,
+        allow_partial: bool = False,
+        deadline_s: float | None = None,
     ) -> tuple[dict[int, Any], tuple[int, ...]]:
         if len(args) == 1:  # one shard: no thread hop
             ((shard, a),) = args.items()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rserini._core import ANALYZER_PRESETS, Analyzer
+from rserini._core import ANALYZER_PRESETS, Analyzer, Index
 from rserini.distributed.partition import DOCID_HASH
 
 MANIFEST = "sharded.json"
@@ -92,6 +92,17 @@ def analyzer_from_config(config: dict[str, Any]) -> Analyzer:
 def meta_sha256(shard_dir: Path) -> str:
     """The SHA-256 (hex) of a shard's ``meta.json``: the shard's identity."""
     return hashlib.sha256((shard_dir / "meta.json").read_bytes()).hexdigest()
+
+
+def shard_entry(shard_dir: Path, index: Index) -> ShardEntry:
+    """The manifest's entry for the shard saved in ``shard_dir`` (``index``, loaded
+    from there or just saved there)."""
+    return ShardEntry(
+        path=shard_dir.name,
+        documents=len(index),
+        generation=int(index.info()["generation"]),
+        meta_sha256=meta_sha256(shard_dir),
+    )
 
 
 def write_manifest(folder: Path, manifest: Manifest) -> Path:

@@ -2,9 +2,11 @@
 
 A manifest that lies is refused at open with the reason: a shard folder missing,
 one the manifest does not list, a shard built with another analyzer, or one
-whose ``meta.json`` is not the one recorded (a shard from another build, or
-changed since), or whose documents do not hash to it (a manifest written for
-another number of shards).
+whose ``meta.json`` is not the one recorded at the recorded or an earlier
+generation (a shard from another build), or whose documents do not hash to it (a
+manifest written for another number of shards). A shard at a *later* generation
+than recorded is accepted: a commit saved it, and the manifest's rewrite, which
+follows, has not happened (yet).
 """
 
 from __future__ import annotations
@@ -79,12 +81,16 @@ def check_shards(folder: Path, manifest: Manifest) -> None:
                 f"{MANIFEST} "
                 f"says {manifest.analyzer}: every shard must analyze as the others do",
             )
-        if meta_sha256(path) != entry.meta_sha256:
+        generation = int(index.info()["generation"])
+        # A shard newer than its entry is whole (each commit saves a shard atomically)
+        # and the manifest lags it: a crash, or a commit under way, between the
+        # shard's save and the manifest's rewrite. The shard's latest state is served.
+        if meta_sha256(path) != entry.meta_sha256 and generation <= entry.generation:
             raise _corrupted(
                 path,
                 f"shard {i} ({path}) is not the one {MANIFEST} was written with (another "
                 f"build, or changed since): it holds {len(index):,} documents at generation "
-                f"{index.info()['generation']}, the manifest records {entry.documents:,} at "
+                f"{generation}, the manifest records {entry.documents:,} at "
                 f"generation {entry.generation}",
             )
         sample = min(len(index), ROUTING_SAMPLE)

@@ -13,6 +13,7 @@ a missing shard of the result. Ray is imported here only, when chosen.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -134,9 +135,15 @@ class RayEngine:
         ]
 
     def call(
-        self, method: str, args: Mapping[int, tuple[Any, ...]], *, allow_partial: bool = False
+        self,
+        method: str,
+        args: Mapping[int, tuple[Any, ...]],
+        *,
+        allow_partial: bool = False,
+        deadline_s: float | None = None,
     ) -> tuple[dict[int, Any], tuple[int, ...]]:
         ray = self._ray
+        limit_s = self.deadline_s if deadline_s is None else deadline_s
         self._turn += 1  # spread the load over the replicas, request by request
         tries = dict.fromkeys(args, 0)
         pending: dict[Any, tuple[int, float]] = {}
@@ -148,7 +155,7 @@ class RayEngine:
                 if not allow_partial:
                     raise ShardUnavailableError(
                         f"shard {shard} ({self.paths[shard]}): none of its {self.replicas} "
-                        f"replica(s) answered {method} (dead, or past the {self.deadline_s:g}s "
+                        f"replica(s) answered {method} (dead, or past the {limit_s:g}s "
                         "deadline)",
                         shard,
                     )
@@ -159,13 +166,14 @@ class RayEngine:
             replica = self.actors[shard][(self._turn + shard + tries[shard]) % self.replicas]
             tries[shard] += 1
             ref = replica.call.remote(method, args[shard])
-            pending[ref] = (shard, time.monotonic() + self.deadline_s)
+            pending[ref] = (shard, time.monotonic() + limit_s)
 
         for shard in args:
             send(shard)
         while pending:
             wait = max(0.0, min(d for _, d in pending.values()) - time.monotonic())
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait)
+            timeout = None if math.isinf(wait) else wait
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=timeout)
             for ref in ready:
                 shard, _ = pending.pop(ref)
                 try:

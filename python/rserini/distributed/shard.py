@@ -85,6 +85,39 @@ class ShardServer:
             return current, None
         return generation, ShardExplanation.of(index.explain(query, docid, stats=stats, **options))
 
+    # -- writing (a sharded index's commit; see rserini.distributed.updates) ----
+
+    def contains(self, docids: Sequence[str]) -> tuple[int, list[bool]]:
+        """The folder's latest generation, served from now on, and whether each docid
+        is live in it: what a writer checks its queued changes against."""
+        self.refresh()
+        index, generation = self.snapshot
+        return generation, [docid in index for docid in docids]
+
+    def apply(
+        self,
+        generation: int,
+        deletes: Sequence[str],
+        adds: Sequence[Any],
+        duplicates: str,
+        threads: int | None,
+    ) -> int:
+        """Commits ``deletes`` then ``adds`` (checked beforehand by the coordinator)
+        on top of ``generation`` and returns the folder's new generation.
+
+        Idempotent, so that a request whose replica died can be sent to another: the
+        coordinator holds the sharded index's writer lock, so a folder already past
+        ``generation`` holds this very change, saved by an earlier try."""
+        writer = Index.load(self.path, mmap=self.mmap)
+        if _generation(writer) != generation:
+            return _generation(writer)
+        if deletes:
+            writer.delete(list(deletes))
+        if adds:
+            writer.add(adds, duplicates=duplicates)  # type: ignore[arg-type]
+        writer.commit(threads=threads)
+        return _generation(writer)
+
 
 def _generation(index: Index) -> int:
     return int(index.info()["generation"])

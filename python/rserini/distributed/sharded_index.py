@@ -15,14 +15,18 @@ Each shard thus scores a document exactly as one index of the whole collection
 would (idf, avgdl and N are derived from the same integers), and the merged
 ranking is the single index's, bit for bit, ties included. A shard that answers
 round 2 at another generation makes the coordinator gather the statistics again.
+
+``add``, ``delete``, ``commit`` and ``rollback`` change the documents as
+:class:`rserini.Index`'s do, each document in the shard its docid's hash names
+(:mod:`rserini.distributed.updates`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rserini._core import Bm25, GlobalStats, Hit, merge_topk
 from rserini.distributed.engine import Engine, EngineName, ServeOptions, open_engine
@@ -31,6 +35,7 @@ from rserini.distributed.open_shards import check_shards, manifest_or_error
 from rserini.distributed.partition import shard_of
 from rserini.distributed.results import ShardedResult, ShardExplanation
 from rserini.distributed.stats_cache import StatsCache
+from rserini.distributed.updates import ShardedWriter
 from rserini.exceptions import QueryError, RseriniError
 
 #: Times a search gathers the statistics again when shards change generation under it.
@@ -49,6 +54,7 @@ class ShardedIndex:
         self.num_shards = engine.num_shards
         self.analyzer = analyzer_from_config(analyzer_config)
         self._cache = StatsCache()
+        self._writer: ShardedWriter | None = None
         #: How many times round 1 ran (cache misses and generation changes).
         self.stats_rounds = 0
 
@@ -100,13 +106,94 @@ class ShardedIndex:
         self.close()
 
     def close(self) -> None:
-        """Releases the shards (stops the Ray actors)."""
+        """Discards changes not committed (releasing the writer lock) and releases the
+        shards (stops the Ray actors)."""
+        if self._writer is not None:
+            self._writer.rollback()
         self.engine.close()
 
     def refresh(self) -> None:
         """Makes every shard serve its folder's latest generation (after a commit to a
         shard); the next search notices and gathers the statistics again."""
         self.engine.refresh()
+
+    # -- Index's writer methods ------------------------------------------------
+
+    def _writing(self) -> ShardedWriter:
+        """The queue of changes, opened at the first change."""
+        if self._writer is None:
+            self._writer = ShardedWriter(self.path, self.engine)
+        return self._writer
+
+    def add(self, docs: Iterable[Any], *, duplicates: Literal["error", "keep"] = "error") -> None:
+        """:meth:`rserini.Index.add`: queues documents to add at the next :meth:`commit`,
+        each to the shard its docid's hash names (:func:`~rserini.distributed.shard_of`),
+        and takes the sharded folder's writer lock. The documents and ``duplicates``
+        are checked as ``Index.add`` checks them; docids at :meth:`commit`.
+
+        Raises
+        ------
+        TypeError
+            For an item that is neither a pair nor a dict, or non-str fields.
+        DocumentError
+            For a document without an id or a text.
+        QueryError
+            For an unknown ``duplicates`` policy, or one other than the queued
+            documents'.
+        IndexLockedError
+            If another writer holds the folder, or this process was forked from the
+            process that took the lock.
+        """
+        self._writing().add(docs, duplicates)
+
+    def delete(self, docids: str | Sequence[str]) -> None:
+        """:meth:`rserini.Index.delete`: queues documents to delete at the next
+        :meth:`commit` (every copy of a docid); takes the writer lock.
+
+        Raises
+        ------
+        UnknownDocidError
+            For a docid that is neither in the index nor queued (nothing is queued).
+        TypeError
+            If ``docids`` is not a str or a sequence of str.
+        IndexLockedError
+            As for :meth:`add`.
+        """
+        self._writing().delete(docids)
+
+    def commit(self, *, threads: int | None = None) -> None:
+        """:meth:`rserini.Index.commit`: applies the queued changes, shard by shard
+        (deletions, then additions), saves each changed shard crash-safely at its next
+        generation, rewrites ``sharded.json`` atomically, releases the writer lock, and
+        serves the new generations (every Ray replica reloads). A failed commit
+        discards the queued changes; a duplicate docid fails it before any shard
+        changes. With nothing queued, it serves the folder's latest generations and
+        brings a ``sharded.json`` that a crash left behind its shards up to date.
+
+        Raises
+        ------
+        DocumentError
+            For an added docid already in the index or given twice (under
+            ``duplicates="error"``), or an empty one; no shard is changed.
+        IndexLockedError
+            If another writer holds the folder.
+        """
+        try:
+            self._writing().commit(threads)
+        finally:
+            self._cache.forget()
+            self.engine.refresh()
+
+    def rollback(self) -> None:
+        """:meth:`rserini.Index.rollback`: discards the queued changes and releases the
+        writer lock."""
+        if self._writer is not None:
+            self._writer.rollback()
+
+    @property
+    def has_pending_changes(self) -> bool:
+        """Whether changes are waiting for :meth:`commit`."""
+        return self._writer is not None and self._writer.has_changes
 
     def clear_stats_cache(self) -> None:
         """Forgets the summed statistics: the next search gathers them again."""

@@ -630,6 +630,19 @@ impl PyIndex {
         self.source.clone()
     }
 
+    /// This index's current snapshot, recording ``source`` as the origin of its
+    /// documents when saved (no queued changes; for a sharded build, whose shards
+    /// name the corpus rather than their spill file).
+    fn _with_source(&self, source: Option<String>) -> PyIndex {
+        PyIndex {
+            current: RwLock::new(self.snapshot()),
+            writer: Mutex::new(None),
+            source,
+            store: self.store,
+            docids: DocidStrings::default(),
+        }
+    }
+
     /// Whether changes are waiting for :meth:`commit`.
     #[getter]
     fn has_pending_changes(&self, py: Python<'_>) -> bool {
