@@ -9,12 +9,16 @@ on each at every k and prints markdown tables: build seconds; queries per second
 statistics round's share (a batch with the summed statistics cached against one that
 gathers them first); the bytes a round trip pickles per query (round 1's request and
 answers, round 2's request and ``Columns`` answers, protocol 5 as Ray ships them); and the
-mean latency of one ``search_pairs`` call at k = 10.
+mean latency of one ``search_pairs`` call at k = 10. Each build's row also gives the
+machine's CPU seconds over its wall time (all processes, from ``/proc/stat``: Ray's
+workers are not this process's children) and the load average after it, so that a
+build slowed by other work on the machine shows as such.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pickle
 import shutil
 import tempfile
@@ -31,6 +35,21 @@ def timed(f: Callable[[], object]) -> tuple[float, object]:
     start = time.perf_counter()
     value = f()
     return time.perf_counter() - start, value
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time used by every process on the machine so far (Linux ``/proc/stat``)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()[1:]
+    user, nice, system = (int(x) for x in fields[:3])
+    return (user + nice + system) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_build(f: Callable[[], object]) -> tuple[tuple[float, float, float], object]:
+    """Wall seconds, the machine's CPU seconds and the 1-minute load average after."""
+    cpu = machine_cpu_seconds()
+    seconds, value = timed(f)
+    return (seconds, machine_cpu_seconds() - cpu, os.getloadavg()[0]), value
 
 
 def best(rounds: int, f: Callable[[], object]) -> float:
@@ -73,24 +92,24 @@ def main() -> None:
 
         ray.init(logging_level="WARNING", log_to_driver=False, include_dashboard=False)
 
-    builds: dict[str, float] = {}
-    seconds, single = timed(lambda: rserini.Index.from_jsonl(args.corpus, progress=False))
-    builds["single index"] = seconds
+    builds: dict[str, tuple[float, float, float]] = {}
+    figures, single = timed_build(lambda: rserini.Index.from_jsonl(args.corpus, progress=False))
+    builds["single index"] = figures
     folders: dict[tuple[str, int], Path] = {}
     for shards in args.shards:
         for engine in args.engines:
             out = work / f"{engine}-{shards}"
             shutil.rmtree(out, ignore_errors=True)
-            builds[f"{shards} shards, {engine}"], _ = timed(
+            builds[f"{shards} shards, {engine}"], _ = timed_build(
                 lambda out=out, shards=shards, engine=engine: build_shards(
                     args.corpus, out, shards, engine=engine
                 )
             )
             folders[engine, shards] = out
     print(f"{len(single):,} documents, {len(queries):,} queries\n")
-    print("| build | seconds |\n|---|---:|")
-    for name, seconds in builds.items():
-        print(f"| {name} | {seconds:.1f} |")
+    print("| build | seconds | machine CPU seconds | load average after |\n|---|---:|---:|---:|")
+    for name, (seconds, cpu, load) in builds.items():
+        print(f"| {name} | {seconds:.1f} | {cpu:.1f} | {load:.1f} |")
 
     rows = []
     for k in args.k:
