@@ -6,9 +6,10 @@
 Builds one index of CORPUS and, for each shard count and engine, a sharded index
 (``engine="ray"`` starts a one-machine Ray instance); then runs the queries in one batch
 on each at every k and prints markdown tables: build seconds; queries per second; the
-statistics round's share (a batch with the summed statistics cached against one that
-gathers them first); the bytes a round trip pickles per query (round 1's request and
-answers, round 2's request and ``Columns`` answers, protocol 5 as Ray ships them); and the
+statistics round (round 1 alone, timed with nothing cached: the batch's terms and their
+summed statistics from every shard, and its share of a batch that gathers them first);
+the bytes a round trip pickles per query (round 1's request and answers, round 2's
+request and ``Columns`` answers, protocol 5 as Ray ships them); and the
 mean latency of one ``search_pairs`` call at k = 10. Each build's row also gives the
 machine's CPU seconds over its wall time (all processes, from ``/proc/stat``: Ray's
 workers are not this process's children) and the load average after it, so that a
@@ -73,6 +74,14 @@ def shipped_bytes(folder: Path, queries: list[str], k: int) -> tuple[float, floa
     return round1 / len(queries), round2 / len(queries)
 
 
+def gather(index: ShardedIndex, queries: list[str]) -> None:
+    """Round 1 alone, as a batch runs it with nothing cached: the queries' terms, then
+    their statistics from every shard."""
+    index.clear_stats_cache()
+    terms = {t for q in index.analyzer.analyze_batch(queries) for t in q}
+    index._round1(terms, False, False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path)
@@ -114,7 +123,7 @@ def main() -> None:
     rows = []
     for k in args.k:
         qps = len(queries) / best(args.rounds, lambda k=k: single.batch_search_pairs(queries, k))
-        rows.append((f"single index, k = {k}", qps, None, None, None))
+        rows.append((f"single index, k = {k}", qps))
     latency_single = best(1, lambda: [single.search_pairs(q, 10) for q in queries[:100]])
     latencies = {"single index": latency_single / len(queries[:100])}
     for (engine, shards), folder in folders.items():
@@ -123,26 +132,25 @@ def main() -> None:
                 index.batch_search_pairs(queries, k)  # warm: statistics cached, pages read
                 warm = best(args.rounds, lambda k=k, i=index: i.batch_search_pairs(queries, k))
 
-                def cold(k: int = k, i: ShardedIndex = index) -> object:
-                    i.clear_stats_cache()
-                    return i.batch_search_pairs(queries, k)
-
-                gathering = best(args.rounds, cold)
+                gathering = best(args.rounds, lambda i=index: gather(i, queries))
                 r1, r2 = shipped_bytes(folder, queries, k)
-                share = (gathering - warm) / gathering
-                rows.append(
-                    (f"{shards} shards, {engine}, k = {k}", len(queries) / warm, share, r1, r2)
-                )
+                name = f"{shards} shards, {engine}, k = {k}"
+                rows.append((name, len(queries) / warm, gathering, warm, r1, r2))
             index.search_pairs(queries[0], 10)
             took = best(1, lambda i=index: [i.search_pairs(q, 10) for q in queries[:100]])
             latencies[f"{shards} shards, {engine}"] = took / len(queries[:100])
-    print("\n| search (one batch) | queries/s | statistics round | bytes/query round 1 "
-          "| bytes/query round 2 |\n|---|---:|---:|---:|---:|")  # fmt: skip
-    for name, qps, share, r1, r2 in rows:
-        if share is None:
+    print("\n| search (one batch) | queries/s | statistics round, ms (share) "
+          "| bytes/query round 1 | bytes/query round 2 |\n|---|---:|---:|---:|---:|")  # fmt: skip
+    for name, qps, *rest in rows:
+        if not rest:
             print(f"| {name} | {qps:,.0f} | | | |")
         else:
-            print(f"| {name} | {qps:,.0f} | {share:.0%} | {r1:,.0f} | {r2:,.0f} |")
+            gathering, warm, r1, r2 = rest
+            share = gathering / (gathering + warm)
+            print(
+                f"| {name} | {qps:,.0f} | {gathering * 1e3:.1f} ({share:.1%}) "
+                f"| {r1:,.0f} | {r2:,.0f} |"
+            )
     print("\n| one search_pairs call, k = 10 | mean ms |\n|---|---:|")
     for name, seconds in latencies.items():
         print(f"| {name} | {seconds * 1000:.2f} |")

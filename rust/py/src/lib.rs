@@ -22,6 +22,12 @@ mod threads;
 
 use pyo3::prelude::*;
 
+/// mimalloc keeps freed memory for reuse: a fit or a batch allocates lists of
+/// many megabytes, which glibc returns to the system on free and then takes
+/// back page by page (thousands of page faults a fit, more on worker threads).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// rserini's compiled core.
 #[pymodule]
 mod _core {
