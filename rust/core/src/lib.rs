@@ -32,6 +32,7 @@ pub mod fieldnorm;
 pub mod fusion;
 pub mod generated;
 pub mod global_stats;
+pub mod impacts;
 pub mod index;
 pub mod lexical;
 pub mod lexical_store;

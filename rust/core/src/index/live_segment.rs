@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::impacts::ImpactCache;
 use crate::segment::{Deletions, SegmentData};
 
 /// A segment as part of an index: its data, its deletions and where it is stored.
@@ -19,6 +20,9 @@ pub struct LiveSegment {
     pub(super) live_docs: u64,
     pub(super) live_nonempty: u64,
     pub(super) live_total_terms: u64,
+    /// Materialized BM25 postings, shared by the clones of this segment
+    /// (they do not depend on deletions).
+    pub(crate) impacts: Arc<ImpactCache>,
 }
 
 impl LiveSegment {
@@ -59,6 +63,7 @@ impl LiveSegment {
             live_docs,
             live_nonempty,
             live_total_terms,
+            impacts: Arc::default(),
         }
     }
 

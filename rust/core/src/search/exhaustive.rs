@@ -9,9 +9,10 @@ use std::cell::RefCell;
 use super::query::{QueryTerm, ScoredDoc};
 use super::topk::TopK;
 use super::weight::{PostingScorer, Weight};
+use crate::impacts::{Impacts, denominators};
 use crate::index::LiveSegment;
 use crate::postings::{BLOCK_LEN, BlockDecoder};
-use crate::scoring::lucene_score;
+use crate::scoring::lucene_from_denominator;
 use crate::segment::TermOrd;
 
 /// A running score no document has: a sum starting at +0.0 never becomes
@@ -65,7 +66,9 @@ thread_local! {
 
 /// The `k` best documents of segment `s` (whose query lists hold about
 /// `postings` postings), best first under the tie rule, by scoring every
-/// posting of the terms of `query`, whose ordinals in the segment are `ords`.
+/// posting of the terms of `query`, whose ordinals in the segment are `ords`;
+/// over the segment's materialized lists when `materialize` lets it build
+/// them ([`crate::impacts`]).
 pub(super) fn top_k(
     s: usize,
     segment: &LiveSegment,
@@ -73,6 +76,7 @@ pub(super) fn top_k(
     ords: &[Option<TermOrd>],
     postings: u64,
     k: usize,
+    materialize: bool,
 ) -> Vec<ScoredDoc> {
     let (data, terms, weights) = (segment.data(), query.terms, &query.weights);
     let scorer = &query.scorer;
@@ -97,26 +101,55 @@ pub(super) fn top_k(
                 // comes from a damaged file: it scores NaN.
                 let mut inverses = *cache;
                 inverses[0] = f32::NAN;
-                accumulate(segment, terms, ords, weights, scratch, best, |_, weight| {
-                    let w = weight as f32;
-                    move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
-                        // The norms slice is taken once per block, not per
-                        // posting as `data.norm` would (3–4 % on the Linux corpus).
-                        let (norms, inverses) = (data.norms(), &inverses);
-                        let mut inverse = [0f32; BLOCK_LEN];
-                        for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
-                            let norm = norms.get(doc as usize).map_or(0, |&n| usize::from(n));
-                            // So does tf 0: it reads norm 0 (a mask, not a branch).
-                            *slot = inverses[norm & usize::from(tf != 0).wrapping_neg()];
-                        }
-                        for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
-                            *o = lucene_score(w, tf, ni);
-                        }
-                    }
-                });
+                let impacts = materialize
+                    .then(|| segment.impacts.get(data, &inverses, postings))
+                    .flatten();
+                match impacts {
+                    // Materialized: the denominators are read, not computed.
+                    Some(impacts) => accumulate(
+                        segment,
+                        Lists::Impacts(&impacts),
+                        terms,
+                        ords,
+                        weights,
+                        scratch,
+                        best,
+                        |_, weight| {
+                            let w = weight as f32;
+                            move |_: &[u32], dens: &[u32], out: &mut [f32]| {
+                                for (o, &d) in out.iter_mut().zip(dens) {
+                                    *o = lucene_from_denominator(w, f32::from_bits(d));
+                                }
+                            }
+                        },
+                    ),
+                    None => accumulate(
+                        segment,
+                        Lists::Blocks,
+                        terms,
+                        ords,
+                        weights,
+                        scratch,
+                        best,
+                        |_, weight| {
+                            let w = weight as f32;
+                            move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
+                                // The norms slice is taken once per block, not per
+                                // posting as `data.norm` would (3–4 % on the Linux corpus).
+                                let mut dens = [0f32; BLOCK_LEN];
+                                let dens = &mut dens[..docs.len()];
+                                denominators(data.norms(), &inverses, docs, tfs, dens);
+                                for (o, &d) in out.iter_mut().zip(dens.iter()) {
+                                    *o = lucene_from_denominator(w, d);
+                                }
+                            }
+                        },
+                    ),
+                }
             }
             None => accumulate(
                 segment,
+                Lists::Blocks,
                 terms,
                 ords,
                 weights,
@@ -151,8 +184,10 @@ pub(super) fn top_k(
 /// Documents are taken in ranges whose scores fit in the L2 cache, each
 /// range term by term in query order (so every document's sum still runs
 /// in query order) and selected from while it is still in the cache.
+#[allow(clippy::too_many_arguments)]
 fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
     segment: &LiveSegment,
+    source: Lists<'_>,
     terms: &[QueryTerm],
     ords: &[Option<TermOrd>],
     weights: &[f64],
@@ -165,11 +200,16 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
     for ((qt, &weight), ord) in terms.iter().zip(weights).zip(ords) {
         if let &Some(ord) = ord {
             let list = data.postings(ord);
+            let materialized = match source {
+                Lists::Blocks => None,
+                Lists::Impacts(impacts) => Some(impacts.list(ord)),
+            };
             lists.push(TermState {
                 score: scorer(qt, weight),
                 list,
+                materialized,
                 block: 0,
-                len: 0,
+                len: materialized.map_or(0, |(docs, _)| docs.len()),
                 pos: 0,
             });
         }
@@ -195,26 +235,40 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
         let (slots, dense) = (&mut slots[..len], *dense);
         for (t, decoder) in lists.iter_mut().zip(decoders.iter_mut()) {
             loop {
-                if t.pos == t.len {
-                    if t.block >= t.list.num_blocks() {
-                        break;
+                let (docs, values) = match t.materialized {
+                    // At most a block's worth at a time, for `scores`.
+                    Some((docs, values)) => {
+                        let to = t.len.min(t.pos + BLOCK_LEN);
+                        (&docs[t.pos..to], &values[t.pos..to])
                     }
-                    match decoder.decode(&t.list, t.block) {
-                        Some(len) => (t.len, t.pos) = (len, 0),
-                        // A damaged block ends the list.
-                        None => {
-                            t.block = usize::MAX;
-                            break;
+                    None => {
+                        if t.pos == t.len {
+                            if t.block >= t.list.num_blocks() {
+                                break;
+                            }
+                            match decoder.decode(&t.list, t.block) {
+                                Some(len) => (t.len, t.pos) = (len, 0),
+                                // A damaged block ends the list.
+                                None => {
+                                    t.block = usize::MAX;
+                                    break;
+                                }
+                            }
+                            t.block += 1;
                         }
+                        (&decoder.docs[t.pos..t.len], &decoder.tfs[t.pos..t.len])
                     }
-                    t.block += 1;
-                }
-                let docs = &decoder.docs[t.pos..t.len];
-                let cut = docs.partition_point(|&d| d < end);
+                };
+                // Mostly the whole run is in range: no search then, so that
+                // materialized lists are read front to back.
+                let cut = match docs.last() {
+                    Some(&last) if last < end => docs.len(),
+                    _ => docs.partition_point(|&d| d < end),
+                };
                 if cut == 0 {
                     break;
                 }
-                let tfs = &decoder.tfs[t.pos..t.pos + cut];
+                let tfs = &values[..cut];
                 (t.score)(&docs[..cut], tfs, &mut scores[..cut]);
                 if dense {
                     // Deleted documents are skipped when selecting.
@@ -257,10 +311,22 @@ fn accumulate<S: FnMut(&[u32], &[u32], &mut [f32])>(
 /// in the L2 cache while the range is scored and selected from.
 const ACCUMULATOR_RANGE: usize = 1 << 15;
 
+/// Where accumulation reads postings from.
+#[derive(Clone, Copy)]
+enum Lists<'a> {
+    /// The segment's blocks, decoded one at a time.
+    Blocks,
+    /// The segment's materialized lists: documents and denominator bits.
+    Impacts(&'a Impacts),
+}
+
 /// One term's place in its list during accumulation.
 struct TermState<'a, S> {
     score: S,
     list: crate::postings::PostingList<'a>,
+    /// The whole list's documents and values, when materialized (then `len`
+    /// is its length and no block is decoded).
+    materialized: Option<(&'a [u32], &'a [u32])>,
     /// Next block to decode.
     block: usize,
     /// Postings in the decoded block, and the next one to take.

@@ -156,6 +156,12 @@ fn top_k<'a>(
     let weights = &query.weights;
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
     let postings: u64 = terms.iter().map(|t| t.df).sum();
+    let materialize = index
+        .segments()
+        .iter()
+        .map(|s| s.impacts.postings(s.data()))
+        .sum::<u64>()
+        <= crate::impacts::MAX_POSTINGS;
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
@@ -165,7 +171,7 @@ fn top_k<'a>(
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
                 pruned::top_k(segment, ords, &weights32, bm25, k, pruning)
             }
-            _ => exhaustive::top_k(s, segment, &query, ords, postings, k),
+            _ => exhaustive::top_k(s, segment, &query, ords, postings, k, materialize),
         };
         hits.extend(local.into_iter().map(|d| ScoredDoc {
             doc: index.global(s, d.doc),

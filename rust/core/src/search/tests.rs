@@ -389,3 +389,55 @@ fn shard_local_statistics_give_other_rankings() {
         expected
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Exhaustive scoring over materialized lists (`crate::impacts`), on
+    /// one thread and on several, returns what the decoding path of the
+    /// pruned algorithms does, bit for bit.
+    #[test]
+    fn materialized_lists_score_as_decoded_ones(
+        seed in any::<u64>(),
+        docs in 1usize..1500,
+        vocab in 2u64..400,
+        deletes in 0usize..40,
+        extra in 0usize..300,
+        queries in proptest::collection::vec(proptest::collection::vec(0u64..400, 1..12), 1..8),
+        k in prop_oneof![1usize..20, 20usize..2000],
+        k1 in prop_oneof![Just(0.0f64), 0.01f64..3.0, Just(25.0)],
+        b in prop_oneof![Just(0.0f64), 0.0f64..1.0, Just(1.0)],
+    ) {
+        let index = index(seed, docs, vocab, deletes.min(docs / 2), extra);
+        let params = Bm25Params::new(k1, b, Bm25Variant::Lucene, LengthMode::Lucene, None).unwrap();
+        let model = Model::Bm25(params);
+        let scorer = crate::scoring::Bm25Scorer::new(params, index.collection_stats(params.length));
+        let mut inverses = *scorer.lucene_norm_cache().unwrap();
+        inverses[0] = f32::NAN;
+        for segment in index.segments() {
+            prop_assert!(segment.impacts.get(segment.data(), &inverses, u64::MAX).is_some());
+        }
+        let texts: Vec<String> = queries
+            .iter()
+            .map(|q| q.iter().map(|r| format!("w{}", r * r / vocab.max(1))).collect::<Vec<_>>().join(" "))
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let batch = pool.install(|| {
+            crate::search::batch_search(&index, &texts, k, &model, Algorithm::Exhaustive)
+        });
+        for (query, batch) in texts.iter().zip(&batch) {
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
+            for got in [&got, batch] {
+                prop_assert_eq!(got.len(), expected.len(), "{}", query);
+                for (g, e) in got.iter().zip(&expected) {
+                    prop_assert_eq!(g.doc, e.doc, "{} k={}", query, k);
+                    prop_assert_eq!(g.score.to_bits(), e.score.to_bits());
+                }
+            }
+        }
+        // The searches ran on the materialized lists.
+        for segment in index.segments() {
+            prop_assert!(segment.impacts.is_built());
+        }
+    }
+}
