@@ -9,17 +9,20 @@
 //! under the same parameters have scored [`BUILD_AFTER`] times as many
 //! postings as the segment holds (by then, scoring without them has cost
 //! as much as building them), and only in indexes of at most
-//! [`MAX_POSTINGS`] postings in all. Scores are bit-identical either
+//! [`MAX_POSTINGS`] tokens in all (a bound on their postings). Scores are bit-identical either
 //! way: the denominators are computed by [`denominators`], which the
 //! decoding path calls too.
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::postings::{BLOCK_LEN, BlockDecoder};
+use crate::scoring::lucene_denominator;
+#[cfg(doc)]
+use crate::scoring::lucene_score;
 use crate::segment::SegmentData;
 
-/// Indexes of more postings are never materialized (8 bytes a posting:
-/// 32 MiB at most).
+/// Indexes of more tokens (so possibly more postings) are never
+/// materialized (8 bytes a posting: 32 MiB at most).
 pub const MAX_POSTINGS: u64 = 1 << 22;
 
 /// Postings scored without impacts, per posting of the segment, before they
@@ -27,28 +30,32 @@ pub const MAX_POSTINGS: u64 = 1 << 22;
 /// about 27 per posting scored (callgrind, SciFact, 300 queries at k = 10).
 pub const BUILD_AFTER: u64 = 3;
 
-/// Lucene BM25 denominators `1 + tf · inverses[norm]` of a run of postings,
-/// in float32, as Lucene's `BM25Scorer` computes them. A posting with tf 0,
-/// or whose document has norm 0 or lies past the norms (only a damaged file
-/// holds those), reads `inverses[0]`, which the caller sets to NaN.
+/// The norm inverses `inverses[norm]` of a run of postings, as Lucene's
+/// `BM25Scorer` looks them up. A posting with tf 0, or whose document has
+/// norm 0 or lies past the norms (only a damaged file holds those), reads
+/// `inverses[0]`, which the caller sets to NaN.
 #[inline(always)]
-pub fn denominators(
+pub fn norm_inverses(
     norms: &[u8],
     inverses: &[f32; 256],
     docs: &[u32],
     tfs: &[u32],
     out: &mut [f32],
 ) {
-    // The norm lookups first, then the arithmetic over the whole run, which
-    // the compiler turns into SIMD (each operation correctly rounded).
-    let mut inverse = [0f32; BLOCK_LEN];
-    for ((slot, &doc), &tf) in inverse.iter_mut().zip(docs).zip(tfs) {
+    for ((slot, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
         let norm = norms.get(doc as usize).map_or(0, |&n| usize::from(n));
         // tf 0 reads norm 0 too (a mask, not a branch).
         *slot = inverses[norm & usize::from(tf != 0).wrapping_neg()];
     }
+}
+
+/// Lucene BM25 denominators `1 + tf · inverses[norm]` of a run of postings
+/// (at most [`BLOCK_LEN`]), in float32: what [`lucene_score`] divides by.
+fn denominators(norms: &[u8], inverses: &[f32; 256], docs: &[u32], tfs: &[u32], out: &mut [f32]) {
+    let mut inverse = [0f32; BLOCK_LEN];
+    norm_inverses(norms, inverses, docs, tfs, &mut inverse[..docs.len()]);
     for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
-        *o = 1f32 + tf as f32 * ni;
+        *o = lucene_denominator(tf, ni);
     }
 }
 
@@ -126,7 +133,7 @@ impl ImpactCache {
     }
 
     /// The number of postings of `data`, the segment this cache belongs to.
-    pub fn postings(&self, data: &SegmentData) -> u64 {
+    fn postings(&self, data: &SegmentData) -> u64 {
         *self.postings.get_or_init(|| {
             (0..data.num_terms() as u32)
                 .map(|ord| u64::from(data.term_info(ord).df))
@@ -138,7 +145,7 @@ impl ImpactCache {
     /// `postings` postings: built now if the queries under these inverses
     /// have scored [`BUILD_AFTER`] times as many postings as `data` holds,
     /// else `None` until then.
-    /// The caller keeps to [`MAX_POSTINGS`].
+    /// The caller keeps to indexes of [`MAX_POSTINGS`] tokens.
     pub fn get(
         &self,
         data: &SegmentData,

@@ -236,11 +236,17 @@ pub fn bm25_idf(variant: Bm25Variant, n: u64, df: u64) -> f64 {
 /// Lucene's BM25Scorer: `weight - weight / (1 + freq * normInverse)`, in float32.
 #[inline(always)]
 pub fn lucene_score(weight: f32, tf: u32, norm_inverse: f32) -> f32 {
-    lucene_from_denominator(weight, 1f32 + tf as f32 * norm_inverse)
+    lucene_from_denominator(weight, lucene_denominator(tf, norm_inverse))
 }
 
-/// [`lucene_score`] from its denominator `1 + freq * normInverse` (each
-/// float32 operation rounds, so computing it apart changes nothing).
+/// The denominator of [`lucene_score`], `1 + freq * normInverse`.
+#[inline(always)]
+pub fn lucene_denominator(tf: u32, norm_inverse: f32) -> f32 {
+    1f32 + tf as f32 * norm_inverse
+}
+
+/// [`lucene_score`] from its denominator (each float32 operation rounds,
+/// so computing the denominator apart changes nothing).
 #[inline(always)]
 pub fn lucene_from_denominator(weight: f32, denominator: f32) -> f32 {
     weight - weight / denominator

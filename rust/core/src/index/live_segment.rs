@@ -20,6 +20,9 @@ pub struct LiveSegment {
     pub(super) live_docs: u64,
     pub(super) live_nonempty: u64,
     pub(super) live_total_terms: u64,
+    /// The number of tokens of all its documents, deleted ones included: a
+    /// bound on its number of postings.
+    pub(crate) tokens: u64,
     /// Materialized BM25 postings, shared by the clones of this segment
     /// (they do not depend on deletions).
     pub(crate) impacts: Arc<ImpactCache>,
@@ -40,7 +43,9 @@ impl LiveSegment {
         let deletions = deletions.filter(|d| d.count() > 0);
         let live = |doc: u32| !deletions.as_ref().is_some_and(|d| d.contains(doc));
         let (mut live_docs, mut live_nonempty, mut live_total_terms) = (0u64, 0u64, 0u64);
+        let mut tokens = 0u64;
         for (doc, &len) in data.lengths.iter().enumerate() {
+            tokens += u64::from(len);
             if live(doc as u32) {
                 live_docs += 1;
                 live_nonempty += u64::from(len > 0);
@@ -63,6 +68,7 @@ impl LiveSegment {
             live_docs,
             live_nonempty,
             live_total_terms,
+            tokens,
             impacts: Arc::default(),
         }
     }

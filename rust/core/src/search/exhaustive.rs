@@ -9,10 +9,10 @@ use std::cell::RefCell;
 use super::query::{QueryTerm, ScoredDoc};
 use super::topk::TopK;
 use super::weight::{PostingScorer, Weight};
-use crate::impacts::{Impacts, denominators};
+use crate::impacts::{Impacts, norm_inverses};
 use crate::index::LiveSegment;
 use crate::postings::{BLOCK_LEN, BlockDecoder};
-use crate::scoring::lucene_from_denominator;
+use crate::scoring::{lucene_from_denominator, lucene_score};
 use crate::segment::TermOrd;
 
 /// A running score no document has: a sum starting at +0.0 never becomes
@@ -136,11 +136,10 @@ pub(super) fn top_k(
                             move |docs: &[u32], tfs: &[u32], out: &mut [f32]| {
                                 // The norms slice is taken once per block, not per
                                 // posting as `data.norm` would (3–4 % on the Linux corpus).
-                                let mut dens = [0f32; BLOCK_LEN];
-                                let dens = &mut dens[..docs.len()];
-                                denominators(data.norms(), &inverses, docs, tfs, dens);
-                                for (o, &d) in out.iter_mut().zip(dens.iter()) {
-                                    *o = lucene_from_denominator(w, d);
+                                let mut inverse = [0f32; BLOCK_LEN];
+                                norm_inverses(data.norms(), &inverses, docs, tfs, &mut inverse);
+                                for ((o, &ni), &tf) in out.iter_mut().zip(&inverse).zip(tfs) {
+                                    *o = lucene_score(w, tf, ni);
                                 }
                             }
                         },
