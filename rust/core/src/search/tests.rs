@@ -441,3 +441,56 @@ proptest! {
         }
     }
 }
+
+/// Materialized lists across several accumulation ranges (segments of more
+/// than 32,768 documents), with deletions: the same hits as the decoding
+/// path of MaxScore.
+#[test]
+fn materialized_lists_span_accumulation_ranges() {
+    let config = AnalyzerConfig::preset("whitespace").unwrap();
+    let docs: Vec<Doc> = (0..70_000u64)
+        .map(|d| {
+            let text = format!("w{} w{} w{}", d % 3, d % 50, (d * d) % 997);
+            Doc::new(format!("d{d:06}"), text)
+        })
+        .collect();
+    let gone: Vec<String> = (0..70_000)
+        .step_by(97)
+        .map(|d| format!("d{d:06}"))
+        .collect();
+    let index = Index::build_docs(config, docs, false)
+        .unwrap()
+        .with_changes(Vec::new(), &gone, false)
+        .unwrap();
+    let params = Bm25Params::new(1.2, 0.75, Bm25Variant::Lucene, LengthMode::Lucene, None).unwrap();
+    let model = Model::Bm25(params);
+    let scorer = crate::scoring::Bm25Scorer::new(params, index.collection_stats(params.length));
+    let mut inverses = *scorer.lucene_norm_cache().unwrap();
+    inverses[0] = f32::NAN;
+    for segment in index.segments() {
+        assert!(segment.data().len() > 2 * (1 << 15));
+        assert!(
+            segment
+                .impacts
+                .get(segment.data(), &inverses, u64::MAX)
+                .is_some()
+        );
+    }
+    for query in ["w1 w7", "w0 w13 w500", "w2", "w49 w996 w3"] {
+        for k in [1, 10, 1000] {
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
+            assert_eq!(got.len(), expected.len(), "{query} k={k}");
+            for (g, e) in got.iter().zip(&expected) {
+                assert_eq!(
+                    (g.doc, g.score.to_bits()),
+                    (e.doc, e.score.to_bits()),
+                    "{query} k={k}"
+                );
+            }
+        }
+    }
+    for segment in index.segments() {
+        assert!(segment.impacts.is_built());
+    }
+}
