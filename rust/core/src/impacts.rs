@@ -9,9 +9,10 @@
 //! under the same parameters have scored [`BUILD_AFTER`] times as many
 //! postings as the segment holds (by then, scoring without them has cost
 //! as much as building them), and only in indexes of at most
-//! [`MAX_POSTINGS`] tokens in all (a bound on their postings). Scores are bit-identical either
-//! way: the denominators are computed by [`denominators`], which the
-//! decoding path calls too.
+//! [`MAX_TOKENS`] tokens in all (a bound on their postings). Scores are
+//! bit-identical either way: both paths look the norms up with
+//! [`norm_inverses`], and [`lucene_score`] is [`lucene_denominator`] then
+//! one division.
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -23,7 +24,7 @@ use crate::segment::SegmentData;
 
 /// Indexes of more tokens (so possibly more postings) are never
 /// materialized (8 bytes a posting: 32 MiB at most).
-pub const MAX_POSTINGS: u64 = 1 << 22;
+pub const MAX_TOKENS: u64 = 1 << 22;
 
 /// Postings scored without impacts, per posting of the segment, before they
 /// are built: their build costs about 78 instructions a posting and saves
@@ -74,7 +75,9 @@ impl Impacts {
     /// denominators under `inverses`. A damaged block ends its list, as when
     /// decoding.
     fn build(data: &SegmentData, inverses: &[f32; 256], postings: u64) -> Self {
-        let postings = usize::try_from(postings).unwrap_or(0);
+        // A damaged file's document frequencies may add up to anything: the
+        // room reserved is at most what a sound index of this size holds.
+        let postings = usize::try_from(postings.min(MAX_TOKENS)).unwrap_or(0);
         let mut out = Impacts {
             starts: Vec::with_capacity(data.num_terms() + 1),
             docs: Vec::with_capacity(postings),
@@ -145,7 +148,7 @@ impl ImpactCache {
     /// `postings` postings: built now if the queries under these inverses
     /// have scored [`BUILD_AFTER`] times as many postings as `data` holds,
     /// else `None` until then.
-    /// The caller keeps to indexes of [`MAX_POSTINGS`] tokens.
+    /// The caller keeps to indexes of [`MAX_TOKENS`] tokens.
     pub fn get(
         &self,
         data: &SegmentData,

@@ -158,7 +158,7 @@ fn top_k<'a>(
     let postings: u64 = terms.iter().map(|t| t.df).sum();
     // Postings are at most tokens: a bound known without counting them.
     let materialize =
-        index.segments().iter().map(|s| s.tokens).sum::<u64>() <= crate::impacts::MAX_POSTINGS;
+        index.segments().iter().map(|s| s.tokens).sum::<u64>() <= crate::impacts::MAX_TOKENS;
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
