@@ -129,6 +129,33 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The postings of the decoded block from the current one on whose docs
+    /// are at most `end`: their docs and tfs.
+    #[inline]
+    pub fn run(&self, end: u32) -> (&[u32], &[u32]) {
+        let docs = &self.decoder.docs[self.pos..self.len];
+        let count = docs.partition_point(|&d| d <= end);
+        (
+            &docs[..count],
+            &self.decoder.tfs[self.pos..self.pos + count],
+        )
+    }
+
+    /// Moves past `count` postings of the decoded block (at most those
+    /// left in it): to the next block when none is left.
+    #[inline]
+    pub fn skip(&mut self, count: usize) {
+        if self.doc == END || count == 0 {
+            return;
+        }
+        self.pos = (self.pos + count).min(self.len);
+        if self.pos < self.len {
+            self.doc = self.decoder.docs[self.pos];
+        } else {
+            self.load(self.block + 1);
+        }
+    }
+
     /// Index of the first block, from the current one on, whose last doc is
     /// at least `target` (the number of blocks if none).
     #[inline]

@@ -19,7 +19,9 @@ use super::cursor::{Cursor, END};
 use super::query::ScoredDoc;
 use super::topk::TopK;
 use crate::fieldnorm;
+use crate::impacts::norm_inverses;
 use crate::index::LiveSegment;
+use crate::postings::BLOCK_LEN;
 use crate::scoring::{Bm25Scorer, lucene_score};
 use crate::segment::TermOrd;
 
@@ -70,8 +72,13 @@ impl<'s> Scoring<'s> {
     /// only a damaged file holds; norm 0 is length 0).
     #[inline]
     fn posting(&self, t: &TermCursor<'_>, doc: u32) -> Option<f32> {
+        self.posting_of(t, doc, t.cursor.tf())
+    }
+
+    /// [`Scoring::posting`] for a posting of `t` with `doc` and `tf`.
+    #[inline]
+    fn posting_of(&self, t: &TermCursor<'_>, doc: u32, tf: u32) -> Option<f32> {
         let data = self.segment.data();
-        let tf = t.cursor.tf();
         if let Some(cache) = self.lucene {
             let norm = usize::from(data.norm(doc));
             return match (&t.ones, tf, norm) {
@@ -82,6 +89,32 @@ impl<'s> Scoring<'s> {
         }
         let length = data.length(doc);
         (tf != 0 && length != 0).then(|| self.scorer.score(t.weight, tf, data.norm(doc), length))
+    }
+
+    /// Bounds of the scores of a run of `t`'s postings (`docs`, `tfs`) into
+    /// `out`, at once: each posting's exact score, or a non-negative value
+    /// (or NaN) for a posting [`Scoring::posting`] skips, which scores
+    /// nothing.
+    #[inline]
+    fn bounds(&self, t: &TermCursor<'_>, docs: &[u32], tfs: &[u32], out: &mut [f32]) {
+        let data = self.segment.data();
+        match self.lucene {
+            Some(cache) => {
+                // One pass gathers the norms' inverses, a second scores:
+                // both loops are short and branch-free.
+                let mut inverse = [0f32; BLOCK_LEN];
+                let inverse = &mut inverse[..docs.len()];
+                norm_inverses(data.norms(), cache, docs, tfs, inverse);
+                for ((o, &ni), &tf) in out.iter_mut().zip(inverse.iter()).zip(tfs) {
+                    *o = lucene_score(t.weight, tf, ni);
+                }
+            }
+            None => {
+                for ((o, &doc), &tf) in out.iter_mut().zip(docs).zip(tfs) {
+                    *o = self.posting_of(t, doc, tf).unwrap_or(0.0);
+                }
+            }
+        }
     }
 
     /// The pruning threshold: the heap's, or the seeded floor if higher.
@@ -285,11 +318,15 @@ fn seed(s: &mut Scoring<'_>, cursors: &mut [TermCursor<'_>], k: usize) {
 /// MaxScore: terms sorted by bound; the lowest-bound ones whose bounds
 /// together cannot reach the threshold are "non-essential": a document
 /// holding only them is never visited. Candidates come from the essential
-/// terms. If the bounds of the blocks holding a candidate, over all terms,
-/// cannot reach the threshold, every document up to the nearest block end
-/// is skipped at once (block-max MaxScore); otherwise the non-essential
-/// terms are looked up (highest bound first) only while the document's score
-/// can still reach the threshold.
+/// terms. The block bounds of every term at a candidate, from metadata
+/// alone, hold over a window up to the nearest block end (0 for a term with
+/// no posting in it): if they cannot reach the threshold, the whole window
+/// is skipped (block-max MaxScore). If they leave a single essential term
+/// with postings in the window, its postings there are scored in one run
+/// against the window's other bounds ([`single_essential`]), which prunes
+/// most of them without a document-at-a-time step. Otherwise the
+/// non-essential terms of a candidate are looked up (highest bound first)
+/// only while its score can still reach the threshold.
 fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
     cursors.sort_by(|a, b| a.cursor.bound().total_cmp(&b.cursor.bound()));
     let n = cursors.len();
@@ -301,6 +338,7 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
             Some(*sum)
         })
         .collect();
+    // block_prefix[i]: sum of the window's block bounds of cursors[..=i].
     let mut block_prefix = vec![0f64; n];
     let mut window_end: Option<u32> = None;
     let mut threshold = s.threshold();
@@ -315,22 +353,45 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         if doc == END {
             break;
         }
-        // Block bounds of every term at `doc`, from metadata alone; they
-        // hold up to the nearest block end, so later candidates before it
-        // (candidates only move forward) reuse them.
+        // Block bounds of every term at `doc`; they hold up to the nearest
+        // block end (candidates only move forward, so later ones before it
+        // reuse them). A cursor already past that end has no posting in the
+        // window and adds nothing to it.
         if window_end.is_none_or(|end| doc > end) {
+            let end = cursors
+                .iter_mut()
+                .map(|t| t.cursor.block_end(doc))
+                .min()
+                .unwrap_or(END);
             let mut sum = 0f64;
-            let mut end = END;
             for (prefix, t) in block_prefix.iter_mut().zip(cursors.iter_mut()) {
-                sum += t.cursor.block_bound(doc);
-                end = end.min(t.cursor.block_end(doc));
+                if t.cursor.doc <= end {
+                    sum += t.cursor.block_bound(doc);
+                }
                 *prefix = sum;
             }
             window_end = Some(end);
         }
+        let end = window_end.unwrap_or(END);
         if prunable(block_prefix[n - 1], threshold) {
             // Every block end is at or after `doc`: this moves forward.
-            let next = window_end.unwrap_or(END).saturating_add(1);
+            let next = end.saturating_add(1);
+            for t in &mut cursors[first..] {
+                t.cursor.advance(next);
+            }
+            continue;
+        }
+        // The window's own essential terms: those from the first whose
+        // prefix of block bounds can reach the threshold.
+        let essential = block_prefix
+            .iter()
+            .position(|&p| !prunable(p, threshold))
+            .unwrap_or(n)
+            .max(first);
+        let mut active = (essential..n).filter(|&i| cursors[i].cursor.doc <= end);
+        if let (Some(lead), None) = (active.next(), active.next()) {
+            threshold = single_essential(s, &mut cursors, &block_prefix, essential, lead, end);
+            let next = end.saturating_add(1);
             for t in &mut cursors[first..] {
                 t.cursor.advance(next);
             }
@@ -351,24 +412,91 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         }
         // Non-essential terms, highest bound first, while the block bounds
         // of those left can still lift the document to the threshold.
-        let mut pruned = false;
-        for i in (0..first).rev() {
-            if prunable(partial + block_prefix[i], threshold) {
-                pruned = true;
-                break;
-            }
-            let t = &mut cursors[i];
-            t.cursor.advance(doc);
-            if t.cursor.doc == doc {
-                partial += s.add(t, doc);
-            }
-        }
-        if pruned {
-            s.clear();
-        } else if s.finish(doc) {
+        if probe(
+            s,
+            &mut cursors[..first],
+            &block_prefix,
+            partial,
+            doc,
+            threshold,
+        ) {
             threshold = s.threshold();
         }
     }
+}
+
+/// Looks up the terms of `rest` (lowest bound first; `prefix[i]` bounds
+/// the sum of their contributions up to `i`) for `doc`, highest bound first,
+/// while the contributions already recorded (`partial`) and the bounds of
+/// the terms left can still reach `threshold`; then offers the document or
+/// forgets its contributions. Returns whether the threshold may have risen.
+#[inline]
+fn probe(
+    s: &mut Scoring<'_>,
+    rest: &mut [TermCursor<'_>],
+    prefix: &[f64],
+    mut partial: f64,
+    doc: u32,
+    threshold: f64,
+) -> bool {
+    for i in (0..rest.len()).rev() {
+        if prunable(partial + prefix[i], threshold) {
+            s.clear();
+            return false;
+        }
+        let t = &mut rest[i];
+        t.cursor.advance(doc);
+        if t.cursor.doc == doc {
+            partial += s.add(t, doc);
+        }
+    }
+    s.finish(doc)
+}
+
+/// Scores the postings of `cursors[lead]`, the window's only essential
+/// term with postings in it, up to `end` (within its decoded block, since
+/// `end` is at or before every block end), each against the bounds of the
+/// window's non-essential terms (`cursors[..essential]`, whose block bounds
+/// `prefix` sums): a posting that cannot reach the threshold with them is
+/// passed over; the others are looked up as in [`probe`]. The essential
+/// terms after `lead` have no posting in the window. Returns the threshold.
+fn single_essential(
+    s: &mut Scoring<'_>,
+    cursors: &mut [TermCursor<'_>],
+    prefix: &[f64],
+    essential: usize,
+    lead: usize,
+    end: u32,
+) -> f64 {
+    let (rest, tail) = cursors.split_at_mut(lead);
+    let lead = &mut tail[0];
+    let rest = &mut rest[..essential];
+    let others = essential.checked_sub(1).map_or(0.0, |i| prefix[i]);
+    let mut threshold = s.threshold();
+    let mut bounds = [0f32; BLOCK_LEN];
+    // One pass in a valid file; more only if a block's metadata is wrong.
+    while lead.cursor.doc <= end {
+        let (docs, tfs) = lead.cursor.run(end);
+        let count = docs.len();
+        s.bounds(lead, docs, tfs, &mut bounds[..count]);
+        for i in 0..count {
+            if prunable(f64::from(bounds[i]) + others, threshold) {
+                continue;
+            }
+            let doc = docs[i];
+            if !s.live(doc) {
+                continue;
+            }
+            let score = s.posting_of(lead, doc, tfs[i]);
+            s.contrib[lead.query] = score;
+            let partial = f64::from(score.unwrap_or(0.0));
+            if probe(s, rest, prefix, partial, doc, threshold) {
+                threshold = s.threshold();
+            }
+        }
+        lead.cursor.skip(count.max(1));
+    }
+    threshold
 }
 
 /// Block-max WAND: cursors kept sorted by current document; the pivot is
