@@ -343,13 +343,18 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
     let mut window_end: Option<u32> = None;
     let mut threshold = s.threshold();
     let mut first = 0;
+    // No document before it is left to score. Essential cursors are moved
+    // past a finished window only when they are next read (a window that
+    // does not need one leaves its block undecoded), so they may lag behind.
+    let mut floor = 0u32;
     loop {
         while first < n && prunable(cumulative[first], threshold) {
             first += 1;
         }
-        let Some(doc) = cursors[first..].iter().map(|c| c.cursor.doc).min() else {
+        let Some(lowest) = cursors[first..].iter().map(|c| c.cursor.doc).min() else {
             break;
         };
+        let doc = lowest.max(floor);
         if doc == END {
             break;
         }
@@ -375,10 +380,7 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
         let end = window_end.unwrap_or(END);
         if prunable(block_prefix[n - 1], threshold) {
             // Every block end is at or after `doc`: this moves forward.
-            let next = end.saturating_add(1);
-            for t in &mut cursors[first..] {
-                t.cursor.advance(next);
-            }
+            floor = end.saturating_add(1);
             continue;
         }
         // The window's own essential terms: those from the first whose
@@ -390,10 +392,16 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
             .max(first);
         let mut active = (essential..n).filter(|&i| cursors[i].cursor.doc <= end);
         if let (Some(lead), None) = (active.next(), active.next()) {
+            // It may lag behind the window (see `floor`).
+            cursors[lead].cursor.advance(doc);
             threshold = single_essential(s, &mut cursors, &block_prefix, essential, lead, end);
-            let next = end.saturating_add(1);
+            floor = end.saturating_add(1);
+            continue;
+        }
+        if lowest < doc {
+            // Candidates one by one: every essential cursor at `doc` or on.
             for t in &mut cursors[first..] {
-                t.cursor.advance(next);
+                t.cursor.advance(doc);
             }
             continue;
         }
@@ -458,8 +466,9 @@ fn probe(
 /// `end` is at or before every block end), each against the bounds of the
 /// window's non-essential terms (`cursors[..essential]`, whose block bounds
 /// `prefix` sums): a posting that cannot reach the threshold with them is
-/// passed over; the others are looked up as in [`probe`]. The essential
-/// terms after `lead` have no posting in the window. Returns the threshold.
+/// passed over; the others are looked up as in [`probe`]. The other
+/// essential terms have no posting in the window. `lead` is at or after the
+/// window's first document. Returns the threshold.
 fn single_essential(
     s: &mut Scoring<'_>,
     cursors: &mut [TermCursor<'_>],
