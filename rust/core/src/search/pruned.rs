@@ -390,7 +390,8 @@ fn maxscore(s: &mut Scoring<'_>, mut cursors: Vec<TermCursor<'_>>) {
             .position(|&p| !prunable(p, threshold))
             .unwrap_or(n)
             .max(first);
-        let mut active = (essential..n).filter(|&i| cursors[i].cursor.doc <= end);
+        // An exhausted cursor (at END, which may be the window's end) has none.
+        let mut active = (essential..n).filter(|&i| cursors[i].cursor.doc <= end.min(END - 1));
         if let (Some(lead), None) = (active.next(), active.next()) {
             // It may lag behind the window (see `floor`).
             cursors[lead].cursor.advance(doc);
