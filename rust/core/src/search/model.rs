@@ -47,8 +47,8 @@ impl Algorithm {
     }
 
     /// The pruning to run on a segment of `num_docs` documents whose lists
-    /// for the query hold `postings` postings, or `None` for the exhaustive
-    /// path. Pruning needs BM25 with non-negative term weights (TF-IDF's
+    /// for the query hold `postings` postings, `longest` of them in its
+    /// longest list, or `None` for the exhaustive path. Pruning needs BM25 with non-negative term weights (TF-IDF's
     /// per-document norms, QLD's length term that grows as documents get
     /// shorter and negative idfs have no block bounds here), so other
     /// queries run exhaustively whatever was asked.
@@ -58,6 +58,7 @@ impl Algorithm {
         weights: &[f64],
         num_docs: usize,
         postings: u64,
+        longest: u64,
         k: usize,
     ) -> Option<Pruning> {
         let prunable =
@@ -70,14 +71,23 @@ impl Algorithm {
             Algorithm::MaxScore => Some(Pruning::MaxScore),
             Algorithm::BlockMaxWand => Some(Pruning::BlockMaxWand),
             // Pruning pays when the lists are long compared to the hits
-            // kept, and the hits few compared to the documents (fitted on
-            // per-query times of both paths over SciFact and the Linux
-            // corpus at 10 % and 100 %, k = 10 and 1000: exhaustive scoring,
-            // a range of documents at a time in the cache, wins every deep
-            // ranking there).
-            Algorithm::Auto => (postings >= AUTO_POSTINGS_PER_HIT * k as u64
-                && num_docs as u64 >= AUTO_MIN_DOCS.max(AUTO_DOCS_PER_HIT * k as u64))
-            .then_some(Pruning::MaxScore),
+            // kept, and the hits few compared to the documents; or, for
+            // deeper rankings too, when one long list (a common term, whose
+            // low bound MaxScore soon leaves non-essential) holds most of
+            // the postings (fitted on per-query times of both paths over
+            // SciFact and the Linux corpus at 10 % and 100 %, k = 10, 100
+            // and 1000; exhaustive scoring, a range of documents at a time
+            // in the cache, wins every other deep ranking there).
+            Algorithm::Auto => {
+                let (k, docs) = (k as u64, num_docs as u64);
+                let per_hit = |n: u64| n.saturating_mul(k);
+                let shallow = postings >= per_hit(AUTO_POSTINGS_PER_HIT)
+                    && docs >= per_hit(AUTO_DOCS_PER_HIT);
+                let others = postings.saturating_sub(longest);
+                let dominated = postings >= per_hit(AUTO_DOMINATED_POSTINGS_PER_HIT)
+                    && others.saturating_mul(10) <= postings.saturating_mul(AUTO_OTHERS_TENTHS);
+                (docs >= AUTO_MIN_DOCS && (shallow || dominated)).then_some(Pruning::MaxScore)
+            }
         }
     }
 }
@@ -87,6 +97,47 @@ impl Algorithm {
 const AUTO_POSTINGS_PER_HIT: u64 = 1_000;
 /// ...in segments of at least this many documents per wanted hit...
 const AUTO_DOCS_PER_HIT: u64 = 2_000;
-/// ...and at least this many documents (a smaller one is scored faster
-/// in full).
+/// ...or with at least this many postings per wanted hit, at most
+/// [`AUTO_OTHERS_TENTHS`] tenths of them outside the longest list...
+const AUTO_DOMINATED_POSTINGS_PER_HIT: u64 = 100;
+/// ...(see above)...
+const AUTO_OTHERS_TENTHS: u64 = 3;
+/// ...and in either case at least this many documents (a smaller segment
+/// is scored faster in full).
 const AUTO_MIN_DOCS: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auto(num_docs: usize, postings: u64, longest: u64, k: usize) -> Option<Pruning> {
+        let bm25 = Model::Bm25(Bm25Params::default());
+        Algorithm::Auto.resolve(&bm25, &[1.0, 1.0], num_docs, postings, longest, k)
+    }
+
+    #[test]
+    fn auto_prunes_long_lists_for_few_hits_or_one_dominant_list() {
+        // Few hits from long lists in a large segment.
+        assert_eq!(
+            auto(1_000_000, 200_000, 100_000, 10),
+            Some(Pruning::MaxScore)
+        );
+        // A deep ranking over lists of about the same length: exhaustive.
+        assert_eq!(auto(1_000_000, 400_000, 200_000, 1000), None);
+        // The same postings, most of them in one list: pruned.
+        assert_eq!(
+            auto(1_000_000, 400_000, 300_000, 1000),
+            Some(Pruning::MaxScore)
+        );
+        // Too few postings per hit for either rule.
+        assert_eq!(auto(1_000_000, 50_000, 50_000, 1000), None);
+        // A small segment is always scored in full.
+        assert_eq!(auto(5_000, 400_000, 390_000, 10), None);
+        // Never for a model without block bounds, whatever the sizes.
+        let qld = Model::Qld(crate::qld::QldParams::default());
+        assert_eq!(
+            Algorithm::Auto.resolve(&qld, &[1.0], 1_000_000, 400_000, 390_000, 10),
+            None
+        );
+    }
+}
