@@ -84,7 +84,7 @@ MIN_SECONDS, MIN_PASSES, MAX_SECONDS, MAX_PASSES = 1.0, 5, 15.0, 50
 """Loops are timed several times (median): fast ones until they take MIN_SECONDS, so that
 one pass of milliseconds is not all that is measured, and every one at least MIN_PASSES
 times unless that takes MAX_SECONDS (one pass of a slow engine), since the shared
-machine's speed swings by a third from one second to the next."""
+machine's speed swings by a third from one pass to the next."""
 SMOKE_DOCS, SMOKE_QUERIES = 300, 20
 RANK_BM25_MAX_DOCS = 20_000
 RANK_BM25_DEEP_QUERIES = 100

@@ -48,10 +48,11 @@ impl Algorithm {
 
     /// The pruning to run on a segment of `num_docs` documents whose lists
     /// for the query hold `postings` postings, `longest` of them in its
-    /// longest list, or `None` for the exhaustive path. Pruning needs BM25 with non-negative term weights (TF-IDF's
-    /// per-document norms, QLD's length term that grows as documents get
-    /// shorter and negative idfs have no block bounds here), so other
-    /// queries run exhaustively whatever was asked.
+    /// longest list, or `None` for the exhaustive path. Pruning needs BM25
+    /// with non-negative term weights (TF-IDF's per-document norms, QLD's
+    /// length term that grows as documents get shorter and negative idfs
+    /// have no block bounds here), so other queries run exhaustively
+    /// whatever was asked.
     pub(super) fn resolve(
         self,
         model: &Model,
@@ -97,13 +98,12 @@ impl Algorithm {
 const AUTO_POSTINGS_PER_HIT: u64 = 1_000;
 /// ...in segments of at least this many documents per wanted hit...
 const AUTO_DOCS_PER_HIT: u64 = 2_000;
-/// ...or with at least this many postings per wanted hit, at most
-/// [`AUTO_OTHERS_TENTHS`] tenths of them outside the longest list...
+/// ...or with at least this many postings per wanted hit...
 const AUTO_DOMINATED_POSTINGS_PER_HIT: u64 = 100;
-/// ...(see above)...
+/// ...of which at most this many tenths lie outside the longest list...
 const AUTO_OTHERS_TENTHS: u64 = 3;
-/// ...and in either case at least this many documents (a smaller segment
-/// is scored faster in full).
+/// ...and in either case in segments of at least this many documents (a
+/// smaller one is scored faster in full).
 const AUTO_MIN_DOCS: u64 = 20_000;
 
 #[cfg(test)]
