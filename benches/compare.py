@@ -290,10 +290,11 @@ class Timer:
         least = MIN_PASSES if self.min_seconds > 0 else 1
 
         def more() -> bool:
-            spent = sum(times)
-            if len(times) >= MAX_PASSES or (times and spent >= MAX_SECONDS):
-                return False
-            return not times or spent < self.min_seconds or len(times) < least
+            if not times:
+                return True
+            spent, done = sum(times), len(times)
+            enough = spent >= self.min_seconds and done >= least
+            return not enough and spent < MAX_SECONDS and done < MAX_PASSES
 
         while more():
             start = time.perf_counter()
