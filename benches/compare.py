@@ -1,7 +1,8 @@
 """Side-by-side comparison of rserini with other BM25 engines on one BEIR corpus.
 
     python benches/compare.py [CORPUS_DIR] [--engines rserini,pyserini,...] [--smoke]
-                              [--queries N] [--builds N] [--fractions 0.1,0.3,1]
+                              [--queries N] [--builds N] [--rounds N]
+                              [--fractions 0.1,0.3,1]
                               [--curve-only] [--plot PNG] [--write-docs]
 
 CORPUS_DIR is a BEIR folder (corpus.jsonl[.gz] of {"_id", "title", "text"}, indexed as
@@ -25,13 +26,18 @@ runs every query again, after the timings, with ``algorithm="exhaustive"`` at k 
 k = 1000 and compares docids, order and scores with what the timed (``auto``) single and
 batch runs returned; the outcome is in rserini's notes.
 
-``--builds N`` sets the index builds per engine (median reported; default 3, 1 with
-``--smoke``). ``--fractions 0.1,0.3,1`` adds a build-time curve: rserini (1 thread and all
-cores) and tantivy (the fastest peer at indexing; 1 thread and all cores) build 10 %, 30 %
-and 100 % of the documents, each in its own process (``--curve-only`` skips the query
-comparison). Below 100 % there are two subsets of each size: the first documents, and a
-sample by title (a document is kept when a hash of its title, or of its id, falls below
-the fraction, so one title's documents stay together and the samples are nested).
+``--rounds N`` runs the engines N times in turn (default 3, 1 with ``--smoke``), each round
+in a rotated order (rserini first, then second, ...), so that a slow minute of a shared
+machine falls on every engine rather than on one; every figure reported is the median of
+the rounds (peak RSS the largest), and the ratio row gives the range of the ratios measured
+round by round. ``--builds N`` sets the index builds per engine and round (median
+reported; default 3, 1 with ``--smoke``). ``--fractions 0.1,0.3,1`` adds a build-time
+curve: rserini (1 thread and all cores) and tantivy (the fastest peer at indexing; 1 thread
+and all cores) build 10 %, 30 % and 100 % of the documents, each in its own process
+(``--curve-only`` skips the query comparison). Below 100 % there are two subsets of each
+size: the first documents, and a sample by title (a document is kept when a hash of its
+title, or of its id, falls below the fraction, so one title's documents stay together and
+the samples are nested).
 ``--plot PNG`` draws QPS bars per engine and the curve (matplotlib).
 
 ``--smoke`` keeps the first 300 documents and 20 queries (seconds, for CI);
@@ -52,6 +58,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,7 +86,9 @@ K1, B = 0.9, 0.4
 WARMUP = 20
 """Queries run at each k before timing (the JVM needs more than a handful)."""
 BUILDS = 3
-"""Index builds per engine; the median time is reported."""
+"""Index builds per engine and round; the median time is reported."""
+ROUNDS = 3
+"""Times every engine runs, in turn (--rounds); each figure is the median of the rounds."""
 MIN_SECONDS, MIN_PASSES, MAX_SECONDS, MAX_PASSES = 1.0, 5, 15.0, 50
 """Loops are timed several times (median): fast ones until they take MIN_SECONDS, so that
 one pass of milliseconds is not all that is measured, and every one at least MIN_PASSES
@@ -338,13 +347,12 @@ def work_rserini(spec: dict[str, Any], timer: Timer) -> None:
     timer.batches(batch)
     timer.batch(arrays, 1, key="arrays")
     timer.result["exact"] = check_exact(index, timer)
-    r = timer.result
     timer.result["notes"] = (
-        f"all cores ({os.cpu_count()}): index {r['index_all_s']:.3f} s; "
-        "no document store; docid strings made before timing; search_pairs; "
-        "batch: batch_search_pairs(threads=1 or 2); batch_search (numpy arrays of internal "
-        f"ids and scores, no Python tuples), 1 thread: {r['arrays10_t1']:,.0f} QPS at k=10, "
-        f"{r['arrays1000_t1']:,.0f} at k=1000; " + r["exact"]
+        f"all cores ({os.cpu_count()}): "
+        "index {index_all_s:.3f} s; no document store; docid strings made before timing; "
+        "search_pairs; batch: batch_search_pairs(threads=1 or 2); batch_search (numpy arrays "
+        "of internal ids and scores, no Python tuples), 1 thread: {arrays10_t1:,.0f} QPS at "
+        "k=10, {arrays1000_t1:,.0f} at k=1000; {exact}"
     )
 
 
@@ -628,21 +636,22 @@ def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
         return batch
 
     timer.single(search)
-    best: dict[str, str] = {}
+    best: list[str] = []
     for algorithm, key in (("block_max_wand", "bmw"), ("maxscore", "maxscore")):
         for threads in (1, 2):
             timer.batch(native(algorithm), threads, key=key)
     for column in ("10_t1", "1000_t1", "10_t2", "1000_t2"):
         key = max(("bmw", "maxscore"), key=lambda a: timer.result[f"{a}{column}"])
         timer.result[f"qps{column}"] = timer.result[f"{key}{column}"]
+        # Named per round; rounds that differ are listed in turn (see merge_rounds).
+        timer.result[f"algorithm{column}"] = "BMW" if key == "bmw" else "MaxScore"
         k, threads = column.split("_t")
-        best[f"k={k}, {threads} thread{'s' if threads != '1' else ''}"] = (
-            "BMW" if key == "bmw" else "MaxScore"
-        )
+        best.append(f"k={k}, {threads} thread{'s' if threads != '1' else ''}: ")
+        best[-1] += f"{{algorithm{column}}}"
     timer.result["notes"] = (
         "Porter2 stemmer, default stopwords; single calls: bm25().search (BMW); batch: "
         "the native batch retrieve(threads=1 or 2) without pandas, best of BMW and MaxScore "
-        f"({', '.join(f'{c}: {a}' for c, a in best.items())})"
+        f"({', '.join(best)})"
     )
 
 
@@ -713,6 +722,9 @@ WORKERS = {
 
 
 def worker(engine: str, spec_path: Path) -> int:
+    """Runs ``WORKERS[engine]``, which fills ``timer.result``: numbers, and ``notes``, a
+    ``str.format`` template over the result (filled by the driver once the rounds are
+    merged, so that the figures it names are the medians too)."""
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     queries = [tuple(q) for q in spec["queries"]]
     timer = Timer(queries, spec["deep_k"], spec["min_seconds"], spec["builds"])
@@ -759,6 +771,50 @@ def run_engine(
     return result
 
 
+def run_rounds(
+    engines: list[str], spec: dict[str, Any], work: Path, rounds: int
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """Runs every engine ``rounds`` times, the engines in turn, round ``r`` starting with
+    the ``r``-th; returns each engine's merged result ([`merge_rounds`], in ``engines``
+    order) and its result of each round."""
+    per_round: dict[str, list[dict[str, Any]]] = {engine: [] for engine in engines}
+    for r in range(rounds):
+        for engine in engines[r % len(engines) :] + engines[: r % len(engines)]:
+            print(f"compare: round {r + 1}/{rounds}, {engine}...", file=sys.stderr, flush=True)
+            name = engine if rounds == 1 else f"{engine}-round{r + 1}"
+            per_round[engine].append(run_engine(engine, spec, work, name))
+            with contextlib.suppress(OSError):  # indexes of gigabytes: one round's at a time
+                shutil.rmtree(work / name)
+    return {engine: merge_rounds(per_round[engine]) for engine in engines}, per_round
+
+
+def merge_rounds(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """One engine's results of several rounds as one: each number the median of the rounds
+    that ran (peak RSS the largest), a text that differs between them given round by round
+    ("a / b / c"), the rankings (``run``) of the first; the ``notes`` template filled in,
+    and any round that failed named there."""
+    done = [r for r in rounds if "skipped" not in r]
+    if not done:
+        return rounds[0]
+    merged: dict[str, Any] = {}
+    for key, first in done[0].items():
+        values = [r[key] for r in done if key in r]
+        if key == "rss_mb":
+            merged[key] = max(values)
+        elif isinstance(first, int | float) and not isinstance(first, bool):
+            merged[key] = statistics.median(values)
+        elif isinstance(first, str):
+            merged[key] = first if len(set(values)) == 1 else " / ".join(values)
+        else:
+            merged[key] = first
+    if "notes" in merged:
+        merged["notes"] = merged["notes"].format_map(merged)
+    failed = [f"round {i + 1} {r['skipped']}" for i, r in enumerate(rounds) if "skipped" in r]
+    if failed:
+        merged["notes"] = "; ".join([merged.get("notes", ""), *failed]).lstrip("; ")
+    return merged
+
+
 def ndcg10(run: dict[str, dict[str, float]], qrels: dict[str, dict[str, int]]) -> float:
     import ir_measures
     from ir_measures import nDCG
@@ -783,7 +839,43 @@ QPS_COLUMNS = (
 )
 
 
-def table(results: dict[str, dict[str, Any]]) -> str:
+def ratio(ours: dict[str, Any], peers: dict[str, dict[str, Any]], key: str) -> tuple[float, str]:
+    """rserini's ``key`` ÷ the best peer's (for ``index_s``, the best peer's time ÷
+    rserini's) and that peer; NaN and "" when either is missing."""
+    if key == "index_s":
+        have = {e: r[key] for e, r in peers.items() if r.get(key)}
+        if not ours.get(key) or not have:
+            return float("nan"), ""
+        best = min(have, key=have.__getitem__)
+        return have[best] / ours[key], best
+    have = {e: r[key] for e, r in peers.items() if r.get(key)}
+    if not ours.get(key) or not have:
+        return float("nan"), ""
+    best = max(have, key=have.__getitem__)
+    return ours[key] / have[best], best
+
+
+def round_ratios(per_round: dict[str, list[dict[str, Any]]], key: str) -> list[float]:
+    """The ratio of ``key`` (see [`ratio`]) within each round that rserini and a peer ran."""
+    ours = per_round.get("rserini", [])
+    found = []
+    for r, mine in enumerate(ours):
+        if "skipped" in mine:
+            continue
+        peers = {
+            e: runs[r]
+            for e, runs in per_round.items()
+            if e != "rserini" and r < len(runs) and "skipped" not in runs[r]
+        }
+        value, _ = ratio(mine, peers, key)
+        if value == value:  # not NaN
+            found.append(value)
+    return found
+
+
+def table(
+    results: dict[str, dict[str, Any]], per_round: dict[str, list[dict[str, Any]]] | None = None
+) -> str:
     head = ["engine", "index, 1 thread (s)", "peak RSS (MB)", "index on disk (MB)"]
     head += [label for _, label in QPS_COLUMNS]
     head += ["p50 k=10 (ms)", "p99 k=10 (ms)", "nDCG@10", "notes"]
@@ -808,19 +900,25 @@ def table(results: dict[str, dict[str, Any]]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     ours = results.get("rserini", {})
     peers = {e: r for e, r in results.items() if e != "rserini" and "skipped" not in r}
+    rounds = max((len(runs) for runs in (per_round or {}).values()), default=1)
     if "skipped" not in ours and ours and peers:
-        cells = ["**rserini ÷ fastest peer**"]
-        fastest = min(peers, key=lambda e: peers[e]["index_s"])
-        ratio = peers[fastest]["index_s"] / ours["index_s"]
-        cells += [f"{ratio:.2f}x ({ENGINES[fastest]['label']})", "", ""]
-        for key, _ in QPS_COLUMNS:
-            have = {e: r[key] for e, r in peers.items() if r.get(key)}
-            if ours.get(key) and have:
-                best = max(have, key=have.__getitem__)
-                cells.append(f"{ours[key] / have[best]:.2f}x ({ENGINES[best]['label']})")
-            else:
-                cells.append("—")
-        cells += ["", "", "", "QPS ratios: rserini ÷ best peer; index: best peer time ÷ rserini"]
+
+        def cell(key: str) -> str:
+            value, best = ratio(ours, peers, key)
+            if not best:
+                return "—"
+            text = f"{value:.2f}x ({ENGINES[best]['label']}"
+            spread = round_ratios(per_round or {}, key) if rounds > 1 else []
+            if len(spread) > 1:
+                text += f"; rounds {min(spread):.2f} to {max(spread):.2f}x"
+            return text + ")"
+
+        cells = ["**rserini ÷ fastest peer**", cell("index_s"), "", ""]
+        cells += [cell(key) for key, _ in QPS_COLUMNS]
+        about = "QPS ratios: rserini ÷ best peer; index: best peer time ÷ rserini"
+        if rounds > 1:
+            about += f"; medians of {rounds} rounds, and the lowest and highest round's ratio"
+        cells += ["", "", "", about]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -1080,6 +1178,7 @@ def docs_section(
     queries: int,
     command: str,
     results: dict[str, dict[str, Any]],
+    per_round: dict[str, list[dict[str, Any]]],
     curve: list[dict[str, Any]],
     curve_engines: list[str],
     judged: bool,
@@ -1094,6 +1193,16 @@ def docs_section(
         "running, so treat the figures and ratios as indications and rerun the command to "
         "compare. Each engine ran in its own process: peak RSS is that process's "
         "`ru_maxrss`, the Python interpreter included (for Pyserini, the JVM with `-Xmx4g`). "
+    )
+    rounds = max((len(runs) for runs in per_round.values()), default=1)
+    if rounds > 1:
+        prose += (
+            f"The engines ran in turn, {rounds} rounds, each round in a rotated order, so "
+            "that the machine's slower minutes fall on all of them; every figure is the "
+            "median of the rounds (peak RSS the largest), and the ratio row adds the lowest "
+            "and the highest ratio measured within one round. "
+        )
+    prose += (
         "Query times cover the whole loop from query strings to lists of `(docid, score)`, "
         f"one call per query at 1 thread, after a warm-up of {WARMUP} queries, the median "
         f"of passes repeated until they take {MIN_SECONDS:g} s and number {MIN_PASSES}, or "
@@ -1101,7 +1210,8 @@ def docs_section(
         "batch columns time the engine's batch call over all the queries, where it offers "
         "one, with 1 and with 2 threads. Index times are "
         "one thread; rserini and Pyserini read the JSONL file, the others index documents "
-        f"already in memory (median of {builds} build{'s' if builds > 1 else ''}){cap}. "
+        f"already in memory (median of {builds} build{'s' if builds > 1 else ''}"
+        f"{' a round' if rounds > 1 else ''}){cap}. "
         "BM25 k1 = 0.9, b = 0.4 everywhere except tantivy (1.2 / 0.75, fixed). "
     )
     if judged:
@@ -1124,9 +1234,10 @@ def docs_section(
         f"```sh\n{command}\n```\n\n" + textwrap.fill(prose, 90) + "\n\n"
     )
     if exact:
-        text += f"Exactness of rserini's pruning: {exact}.\n\n"
+        every = f", in each of the {rounds} rounds" if rounds > 1 and " / " not in exact else ""
+        text += f"Exactness of rserini's pruning: {exact}{every}.\n\n"
     if results:
-        text += table(results)
+        text += table(results, per_round)
     if curve:
         about = (
             "Build time against corpus size, on two subsets of each size: the first "
@@ -1160,7 +1271,17 @@ def main() -> int:
     )
     parser.add_argument("--queries", type=int, default=None, help="run the first N queries")
     parser.add_argument(
-        "--builds", type=int, default=None, help=f"index builds per engine (default {BUILDS})"
+        "--builds",
+        type=int,
+        default=None,
+        help=f"index builds per engine and round (default {BUILDS})",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help=f"run the engines this many times in turn, rotating their order, and report "
+        f"medians (default {ROUNDS}, 1 with --smoke)",
     )
     parser.add_argument(
         "--fractions",
@@ -1187,15 +1308,19 @@ def main() -> int:
         parser.error("--curve-only needs --fractions")
     if args.builds is not None and args.builds < 1:
         parser.error("--builds must be at least 1")
+    if args.rounds is not None and args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     folder = args.corpus.resolve()
     source, queries_file, qrels_file = collection_files(folder)
     qrels = read_qrels(qrels_file)
     limit = args.queries if args.queries is not None else SMOKE_QUERIES if args.smoke else None
     queries = read_queries(queries_file, qrels, limit)
     builds = args.builds or (1 if args.smoke else BUILDS)
+    rounds = args.rounds or (1 if args.smoke else ROUNDS)
     spec: dict[str, Any] = {"queries": queries, "builds": builds}
     spec["min_seconds"] = 0.0 if args.smoke else MIN_SECONDS
     results: dict[str, dict[str, Any]] = {}
+    per_round: dict[str, list[dict[str, Any]]] = {}
     curve: list[dict[str, Any]] = []
     curve_engines = [e for e in CURVE_ENGINES if e in engines]
     with tempfile.TemporaryDirectory(prefix="rserini-compare-") as tmp:
@@ -1208,16 +1333,14 @@ def main() -> int:
         print(f"compare: {docs:,} documents, {len(queries):,} queries", file=sys.stderr)
         spec.update(corpus=str(corpus), documents=docs, deep_k=min(1000, docs))
         if not args.curve_only:
-            for engine in engines:
-                print(f"compare: {engine}...", file=sys.stderr, flush=True)
-                result = run_engine(engine, spec, work)
+            results, per_round = run_rounds(engines, spec, work, rounds)
+            for result in results.values():
                 run = result.pop("run", None)
                 if run is not None and qrels is not None:
                     result["ndcg10"] = ndcg10(run, qrels)
-                results[engine] = result
         if args.fractions and curve_engines:
             curve = build_curve(curve_engines, args.fractions, corpus, docs, spec)
-    text = table(results) if results else ""
+    text = table(results, per_round) if results else ""
     if curve:
         text += ("\n" if text else "") + curve_table(curve, curve_engines)
     print(text, end="")
@@ -1236,6 +1359,7 @@ def main() -> int:
             len(queries),
             command.strip(),
             results,
+            per_round,
             curve,
             curve_engines,
             qrels is not None,

@@ -116,6 +116,50 @@ def test_exactness_check_compares_pruned_with_exhaustive_hits():
     assert said == "pruned == exhaustive on 1/1 queries at k=10 and k=1000"
 
 
+def test_rounds_run_the_engines_in_turn_and_merge_to_medians(tmp_path, monkeypatch):
+    compare = load_bench("compare")
+    order = []
+    qps = {"rserini": [10.0, 30.0, 20.0], "bm25s": [5.0, 10.0, 40.0], "pisa": [4.0, 1.0, 8.0]}
+
+    def fake_run(engine, spec, work, name=None):
+        order.append(engine)
+        value = qps[engine][sum(e == engine for e in order) - 1]
+        if engine == "pisa" and value == 1.0:
+            return {"skipped": "failed (exit 1): boom"}
+        algorithm = "BMW" if value < 20 else "MaxScore"
+        return {
+            "qps10": value,
+            "index_s": 100 / value,
+            "rss_mb": value,
+            "p50_ms": 1.0,
+            "p99_ms": 2.0,
+            "algorithm10_t1": algorithm,
+            "exact": "same",
+            "notes": "at {qps10:,.1f} QPS by {algorithm10_t1}; {exact}",
+            "run": {"q": {"d": value}},
+        }
+
+    monkeypatch.setattr(compare, "run_engine", fake_run)
+    merged, per_round = compare.run_rounds(["rserini", "bm25s", "pisa"], {}, tmp_path, 3)
+    assert order[:3] == ["rserini", "bm25s", "pisa"]
+    assert order[3:6] == ["bm25s", "pisa", "rserini"]
+    assert order[6:] == ["pisa", "rserini", "bm25s"]
+    ours = merged["rserini"]
+    assert (ours["qps10"], ours["index_s"], ours["rss_mb"]) == (20.0, 5.0, 30.0)
+    assert ours["notes"] == "at 20.0 QPS by BMW / MaxScore / MaxScore; same"
+    assert ours["run"] == {"q": {"d": 10.0}}  # the first round's rankings
+    assert merged["pisa"]["qps10"] == 6.0  # the two rounds that ran
+    assert merged["pisa"]["notes"].endswith("; round 2 failed (exit 1): boom")
+    # Within each round: rserini ÷ the best peer that ran (QPS), the best peer's time ÷
+    # rserini's (index).
+    assert compare.round_ratios(per_round, "qps10") == [2.0, 3.0, 0.5]
+    assert compare.round_ratios(per_round, "index_s") == [2.0, 3.0, 0.5]
+    row = compare.table(merged, per_round).splitlines()[-1]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[1] == cells[4] == "2.00x (bm25s; rounds 0.50 to 3.00x)"  # index, QPS k=10
+    assert compare.merge_rounds([{"skipped": "not installed"}]) == {"skipped": "not installed"}
+
+
 def test_write_docs_keeps_the_sections_of_other_corpora(tmp_path, monkeypatch):
     compare = load_bench("compare")
     docs = tmp_path / "benchmarks.md"
