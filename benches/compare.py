@@ -1149,7 +1149,8 @@ def write_docs(name: str, text: str) -> None:
     start = doc.find(heading)
     if start >= 0:
         end = doc.find("\n## ", start + len(heading))
-        doc = doc[:start] + text + (doc[end + 1 :] if end >= 0 else "")
+        rest = "\n" + doc[end + 1 :] if end >= 0 else ""  # a blank line before the next
+        doc = doc[:start] + text.rstrip("\n") + "\n" + rest
     else:
         doc = doc.rstrip("\n") + "\n\n" + text
     DOCS.write_text(doc, encoding="utf-8")

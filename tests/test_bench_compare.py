@@ -172,6 +172,9 @@ def test_write_docs_keeps_the_sections_of_other_corpora(tmp_path, monkeypatch):
     assert "old scifact" in text and "## Later\n\nkept" in text
     assert "v2" in text and "v1" not in text
     assert text.count("(linux-chunks,") == 1
+    # A blank line between a replaced section and the next.
+    compare.write_docs("scifact", f"{compare.SECTION} (scifact, 5 documents, 3 queries)\n\nv3\n")
+    assert "\nv3\n\n## Later\n\nkept" in docs.read_text()
 
 
 def test_curve_subsets_are_first_documents_and_nested_samples_by_title(tmp_path):
