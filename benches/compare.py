@@ -26,8 +26,8 @@ runs every query again, after the timings, with ``algorithm="exhaustive"`` at k 
 k = 1000 and compares docids, order and scores with what the timed (``auto``) single and
 batch runs returned; the outcome is in rserini's notes.
 
-``--rounds N`` runs the engines N times in turn (default 3, 1 with ``--smoke``), each round
-in a rotated order (rserini first, then second, ...), so that a slow minute of a shared
+``--rounds N`` runs the engines N times in turn (default 3, 1 with ``--smoke``), round r
+starting with the r-th engine of ``--engines``, so that a slow minute of a shared
 machine falls on every engine rather than on one; every figure reported is the median of
 the rounds (peak RSS the largest), and the ratio row gives the range of the ratios measured
 round by round. ``--builds N`` sets the index builds per engine and round (median
@@ -646,8 +646,8 @@ def work_pisa(spec: dict[str, Any], timer: Timer) -> None:
         # Named per round; rounds that differ are listed in turn (see merge_rounds).
         timer.result[f"algorithm{column}"] = "BMW" if key == "bmw" else "MaxScore"
         k, threads = column.split("_t")
-        best.append(f"k={k}, {threads} thread{'s' if threads != '1' else ''}: ")
-        best[-1] += f"{{algorithm{column}}}"
+        label = f"k={k}, {threads} thread{'s' if threads != '1' else ''}"
+        best.append(f"{label}: {{algorithm{column}}}")
     timer.result["notes"] = (
         "Porter2 stemmer, default stopwords; single calls: bm25().search (BMW); batch: "
         "the native batch retrieve(threads=1 or 2) without pandas, best of BMW and MaxScore "
@@ -842,15 +842,12 @@ QPS_COLUMNS = (
 def ratio(ours: dict[str, Any], peers: dict[str, dict[str, Any]], key: str) -> tuple[float, str]:
     """rserini's ``key`` ÷ the best peer's (for ``index_s``, the best peer's time ÷
     rserini's) and that peer; NaN and "" when either is missing."""
-    if key == "index_s":
-        have = {e: r[key] for e, r in peers.items() if r.get(key)}
-        if not ours.get(key) or not have:
-            return float("nan"), ""
-        best = min(have, key=have.__getitem__)
-        return have[best] / ours[key], best
     have = {e: r[key] for e, r in peers.items() if r.get(key)}
     if not ours.get(key) or not have:
         return float("nan"), ""
+    if key == "index_s":  # a time: the fastest peer's is the smallest
+        best = min(have, key=have.__getitem__)
+        return have[best] / ours[key], best
     best = max(have, key=have.__getitem__)
     return ours[key] / have[best], best
 
