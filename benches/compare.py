@@ -852,6 +852,11 @@ def ratio(ours: dict[str, Any], peers: dict[str, dict[str, Any]], key: str) -> t
     return ours[key] / have[best], best
 
 
+def rounds_of(per_round: dict[str, list[dict[str, Any]]] | None) -> int:
+    """How many rounds the engines of ``per_round`` ran (1 when none is given)."""
+    return max((len(runs) for runs in (per_round or {}).values()), default=1)
+
+
 def round_ratios(per_round: dict[str, list[dict[str, Any]]], key: str) -> list[float]:
     """The ratio of ``key`` (see [`ratio`]) within each round that rserini and a peer ran."""
     ours = per_round.get("rserini", [])
@@ -897,7 +902,7 @@ def table(
         lines.append("| " + " | ".join(cells) + " |")
     ours = results.get("rserini", {})
     peers = {e: r for e, r in results.items() if e != "rserini" and "skipped" not in r}
-    rounds = max((len(runs) for runs in (per_round or {}).values()), default=1)
+    rounds = rounds_of(per_round)
     if "skipped" not in ours and ours and peers:
 
         def cell(key: str) -> str:
@@ -1192,7 +1197,7 @@ def docs_section(
         "compare. Each engine ran in its own process: peak RSS is that process's "
         "`ru_maxrss`, the Python interpreter included (for Pyserini, the JVM with `-Xmx4g`). "
     )
-    rounds = max((len(runs) for runs in per_round.values()), default=1)
+    rounds = rounds_of(per_round)
     if rounds > 1:
         prose += (
             f"The engines ran in turn, {rounds} rounds, each round in a rotated order, so "
