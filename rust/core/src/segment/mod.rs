@@ -14,7 +14,8 @@
 //! One concept per file: [`SegmentData`] (`reader.rs`) is the segment read;
 //! [`SegmentBuilder`] (`builder.rs`) builds one in memory over an
 //! `Interner` (`interner.rs`) and a posting pool (`pool.rs`); sorted runs
-//! (`sorted_run.rs`) are merged by budgeted builds; `serializer.rs`
+//! (`sorted_run.rs`) are merged by budgeted builds; `lexicon.rs` looks
+//! terms up in a hash table once a small segment is searched often; `serializer.rs`
 //! compresses postings and assembles a segment; [`DocIds`] and
 //! [`Deletions`] are the docid table and the deleted-document set.
 
@@ -22,6 +23,7 @@ mod builder;
 mod deletions;
 mod docids;
 mod interner;
+mod lexicon;
 mod pool;
 mod reader;
 mod serializer;

@@ -2,6 +2,7 @@
 //! postings and document store, over owned or mapped bytes.
 
 use super::docids::DocIds;
+use super::lexicon::Lexicon;
 use crate::data::Data;
 use crate::docstore::{DocStore, StoredDoc};
 use crate::postings::{self, BlockMeta, PostingList, TermInfo, TermTable};
@@ -20,6 +21,8 @@ pub struct SegmentData {
     pub(crate) blocks: Vec<BlockMeta>,
     pub(crate) postings: Data,
     pub(crate) store: Option<DocStore>,
+    /// The term dictionary as a hash table, for small segments.
+    pub(crate) lexicon: Lexicon,
 }
 
 impl std::fmt::Debug for SegmentData {
@@ -76,7 +79,10 @@ impl SegmentData {
 
     /// The ordinal of `term`, if the segment has it.
     pub fn term_ord(&self, term: &str) -> Option<TermOrd> {
-        self.terms.get(term).map(|o| o as TermOrd)
+        match self.lexicon.ord(self, term) {
+            Some(ord) => ord,
+            None => self.terms.get(term).map(|o| o as TermOrd),
+        }
     }
 
     /// Number of distinct terms.
@@ -86,16 +92,17 @@ impl SegmentData {
 
     /// Where `ord`'s postings are.
     pub fn term_info(&self, ord: TermOrd) -> TermInfo {
-        self.term_infos.get(ord)
+        match self.lexicon.info(ord) {
+            Some(info) => info,
+            None => self.term_infos.get(ord),
+        }
     }
 
     /// `ord`'s posting list (empty if inconsistent).
     pub fn postings(&self, ord: TermOrd) -> PostingList<'_> {
         let info = self.term_info(ord);
         let end = match ord.checked_add(1) {
-            Some(next) if (next as usize) < self.term_infos.len() => {
-                self.term_infos.get(next).offset
-            }
+            Some(next) if (next as usize) < self.term_infos.len() => self.term_info(next).offset,
             _ => self.postings.len() as u64,
         };
         PostingList::within(info, end, &self.postings, &self.blocks)

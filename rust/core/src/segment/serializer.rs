@@ -163,6 +163,7 @@ pub(crate) fn assemble(
         blocks: all_blocks,
         postings: Data::owned(all_bytes),
         store,
+        lexicon: Default::default(),
     })
 }
 

@@ -229,6 +229,7 @@ pub(super) fn open_segment(
         blocks,
         postings: postings_data,
         store,
+        lexicon: Default::default(),
     };
     Ok(LiveSegment::with_deletions(
         Arc::new(data),

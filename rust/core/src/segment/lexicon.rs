@@ -1,0 +1,167 @@
+//! A small segment's term dictionary as a hash table, with every term's
+//! postings info decoded: once the segment has been asked for enough terms,
+//! a lookup is one hash probe instead of a walk down the FST and two reads
+//! of the bit-packed term table (together about a tenth of a short query's
+//! instructions on SciFact).
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::interner::{Interner, term_hash};
+use super::reader::{SegmentData, TermOrd};
+use crate::postings::{BLOCK_LEN, TermInfo};
+
+/// Segments of more terms keep to the FST: their tables would cost tens of
+/// bytes a term in memory, and their queries read so many postings that a
+/// lookup is a small part of them.
+const MAX_TERMS: usize = 1 << 18;
+
+/// The table is built once the segment has been asked for one term per
+/// this many terms it holds: building takes about as long per term as a
+/// quarter of an FST lookup, so by then the lookups have cost what it will.
+const TERMS_PER_LOOKUP: usize = 4;
+
+/// The dictionary of one segment, in the FST's order.
+struct Table {
+    /// The terms, numbered by their rank in the FST.
+    terms: Interner,
+    /// The ordinal of each term of `terms` (its rank in a valid segment).
+    ords: Vec<TermOrd>,
+    /// Every term's info, by ordinal.
+    infos: Vec<TermInfo>,
+}
+
+/// A segment's dictionary as a hash table, built on demand (see the module
+/// documentation); until then every lookup is counted.
+#[derive(Default)]
+pub(crate) struct Lexicon {
+    table: OnceLock<Table>,
+    lookups: AtomicUsize,
+}
+
+impl Lexicon {
+    /// The ordinal of `term` in `data`, from the table once it is built;
+    /// `None` until then (and for segments too large to get one), for the
+    /// caller to read the FST.
+    #[inline]
+    pub(crate) fn ord(&self, data: &SegmentData, term: &str) -> Option<Option<TermOrd>> {
+        let table = self.table(data)?;
+        let id = table.terms.find(term, term_hash(term))?;
+        Some(table.ords.get(id as usize).copied())
+    }
+
+    /// `ord`'s info, once the table is built.
+    #[inline]
+    pub(crate) fn info(&self, ord: TermOrd) -> Option<TermInfo> {
+        self.table.get()?.infos.get(ord as usize).copied()
+    }
+
+    /// The table, if built or due to be built now.
+    fn table(&self, data: &SegmentData) -> Option<&Table> {
+        if let Some(table) = self.table.get() {
+            return Some(table);
+        }
+        let terms = data.num_terms();
+        if terms > MAX_TERMS {
+            return None;
+        }
+        // A plain load and store, not a read-modify-write: threads racing
+        // here may lose a count, which only delays the build a little.
+        let lookups = self.lookups.load(Ordering::Relaxed) + 1;
+        self.lookups.store(lookups, Ordering::Relaxed);
+        if lookups.saturating_mul(TERMS_PER_LOOKUP) < terms {
+            return None;
+        }
+        Some(self.table.get_or_init(|| Table::build(data)))
+    }
+}
+
+impl Table {
+    fn build(data: &SegmentData) -> Table {
+        use fst::Streamer;
+        let count = data.num_terms();
+        let mut terms = Interner::with_capacity(count);
+        let mut ords = Vec::with_capacity(count);
+        let mut stream = data.terms.stream();
+        while let Some((key, ord)) = stream.next() {
+            // A key that is not UTF-8 (a damaged file) can match no `&str`
+            // in the FST either.
+            if let Ok(term) = std::str::from_utf8(key) {
+                let (_, new) = terms.intern(term, term_hash(term));
+                if new {
+                    ords.push(TermOrd::try_from(ord).unwrap_or(TermOrd::MAX));
+                }
+            }
+        }
+        let mut infos = Vec::with_capacity(count);
+        data.term_infos.scan(|ord, df, offset| {
+            // The first block's index is kept for the few long lists only.
+            let first_block = match df as usize >= BLOCK_LEN {
+                true => data.term_infos.get(ord).first_block,
+                false => 0,
+            };
+            infos.push(TermInfo {
+                df,
+                offset,
+                first_block,
+            });
+            true
+        });
+        Table { terms, ords, infos }
+    }
+}
+
+#[cfg(test)]
+impl Lexicon {
+    pub(crate) fn is_built(&self) -> bool {
+        self.table.get().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::AnalyzerConfig;
+    use crate::document::Doc;
+    use crate::index::Index;
+
+    #[test]
+    fn built_after_a_quarter_of_the_terms_looked_up_and_answers_as_the_fst() {
+        let config = AnalyzerConfig::preset("whitespace").unwrap();
+        // 200 distinct terms, one of them (t0) in 150 documents: a list
+        // with a block table, so its first block's index is kept.
+        let docs: Vec<Doc> = (0..150)
+            .map(|i| Doc::new(format!("d{i}"), format!("t0 t{} u{}", i % 50 + 1, i % 150)))
+            .collect();
+        let index = Index::build_docs(config, docs, false).unwrap();
+        let data = index.segments()[0].data();
+        let terms: Vec<String> = {
+            use fst::Streamer;
+            let mut stream = data.terms.stream();
+            let mut all = Vec::new();
+            while let Some((key, _)) = stream.next() {
+                all.push(String::from_utf8(key.to_vec()).unwrap());
+            }
+            all
+        };
+        assert_eq!(terms.len(), 201);
+        let expected = |t: &str| data.terms.get(t).map(|o| o as u32);
+        // Answered from the FST until 201 / 4 terms have been asked for.
+        for t in &terms[..50] {
+            assert_eq!(data.term_ord(t), expected(t));
+            assert!(!data.lexicon.is_built());
+        }
+        assert_eq!(data.term_ord("absent"), None);
+        assert!(data.lexicon.is_built());
+        for t in terms.iter().chain(&["absent".to_string(), String::new()]) {
+            assert_eq!(data.term_ord(t), expected(t), "{t:?}");
+        }
+        for ord in 0..terms.len() as u32 + 2 {
+            let (got, want) = (data.term_info(ord), data.term_infos.get(ord));
+            assert_eq!(
+                (got.df, got.offset, got.first_block),
+                (want.df, want.offset, want.first_block)
+            );
+        }
+        assert!(data.term_info(data.term_ord("t0").unwrap()).has_blocks());
+    }
+}
