@@ -11,7 +11,7 @@ use crate::segment::{Interner, term_hash};
 
 /// A token of up to 16 bytes, zero-padded: unambiguous for tokens without
 /// NUL bytes, as `\w+` tokens are.
-type ShortKey = [u64; 2];
+pub(crate) type ShortKey = [u64; 2];
 
 #[derive(Clone, Copy)]
 struct Short {
@@ -52,7 +52,7 @@ const KEEP: [u128; 17] = {
 
 /// `text[start..end]` as a [`ShortKey`], if at most 16 bytes long.
 #[inline(always)]
-fn short_key(text: &[u8], start: usize, end: usize) -> Option<ShortKey> {
+pub(crate) fn short_key(text: &[u8], start: usize, end: usize) -> Option<ShortKey> {
     let len = end - start;
     if len > 16 {
         return None;
@@ -72,7 +72,7 @@ fn short_key(text: &[u8], start: usize, end: usize) -> Option<ShortKey> {
 /// A folded 64×64→128-bit multiply: every key bit reaches both the low
 /// (bucket) and high (tag) bits of the hash.
 #[inline(always)]
-fn short_hash(key: ShortKey) -> u64 {
+pub(crate) fn short_hash(key: ShortKey) -> u64 {
     let product =
         u128::from(key[0] ^ 0x243f_6a88_85a3_08d3) * u128::from(key[1] ^ 0x1319_8a2e_0370_7344);
     (product as u64) ^ ((product >> 64) as u64)

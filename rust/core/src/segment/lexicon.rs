@@ -3,13 +3,21 @@
 //! a lookup is one hash probe instead of a walk down the FST and two reads
 //! of the bit-packed term table (together about a tenth of a short query's
 //! instructions on SciFact).
+//!
+//! Terms of up to 16 bytes (nearly all) are kept inline in the table, so a
+//! lookup reads its group of control bytes and one entry: between queries,
+//! scoring evicts the table from the caches, and each further read it made
+//! (the term's text, its place in a list) would be one more miss waited
+//! for. Longer terms are looked up in the FST.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::interner::{Interner, term_hash};
+use hashbrown::HashTable;
+
 use super::reader::{SegmentData, TermOrd};
 use crate::postings::{BLOCK_LEN, TermInfo};
+use crate::token_cache::{ShortKey, short_hash, short_key};
 
 /// Segments of more terms keep to the FST: their tables would cost tens of
 /// bytes a term in memory, and their queries read so many postings that a
@@ -21,12 +29,19 @@ const MAX_TERMS: usize = 1 << 18;
 /// quarter of an FST lookup, so by then the lookups have cost what it will.
 const TERMS_PER_LOOKUP: usize = 4;
 
-/// The dictionary of one segment, in the FST's order.
+/// A term of up to 16 bytes, zero-padded, with its length (so that a term
+/// ending in NUL bytes is told apart) and ordinal.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: ShortKey,
+    len: u32,
+    ord: TermOrd,
+}
+
+/// The dictionary of one segment.
 struct Table {
-    /// The terms, numbered by their rank in the FST.
-    terms: Interner,
-    /// The ordinal of each term of `terms` (its rank in a valid segment).
-    ords: Vec<TermOrd>,
+    /// The terms of up to 16 bytes.
+    short: HashTable<Entry>,
     /// Every term's info, by ordinal.
     infos: Vec<TermInfo>,
 }
@@ -41,13 +56,17 @@ pub(crate) struct Lexicon {
 
 impl Lexicon {
     /// The ordinal of `term` in `data`, from the table once it is built;
-    /// `None` until then (and for segments too large to get one), for the
-    /// caller to read the FST.
+    /// `None` until then, for a term longer than 16 bytes, and for segments
+    /// too large to get a table: the caller then reads the FST.
     #[inline]
     pub(crate) fn ord(&self, data: &SegmentData, term: &str) -> Option<Option<TermOrd>> {
+        let key = short_key(term.as_bytes(), 0, term.len())?;
         let table = self.table(data)?;
-        let id = table.terms.find(term, term_hash(term))?;
-        Some(table.ords.get(id as usize).copied())
+        let len = term.len() as u32;
+        let found = table
+            .short
+            .find(short_hash(key), |e| e.key == key && e.len == len);
+        Some(found.map(|e| e.ord))
     }
 
     /// `ord`'s info, once the table is built.
@@ -80,17 +99,15 @@ impl Table {
     fn build(data: &SegmentData) -> Table {
         use fst::Streamer;
         let count = data.num_terms();
-        let mut terms = Interner::with_capacity(count);
-        let mut ords = Vec::with_capacity(count);
+        let mut short = HashTable::with_capacity(count);
         let mut stream = data.terms.stream();
-        while let Some((key, ord)) = stream.next() {
-            // A key that is not UTF-8 (a damaged file) can match no `&str`
-            // in the FST either.
-            if let Ok(term) = std::str::from_utf8(key) {
-                let (_, new) = terms.intern(term, term_hash(term));
-                if new {
-                    ords.push(TermOrd::try_from(ord).unwrap_or(TermOrd::MAX));
-                }
+        while let Some((term, ord)) = stream.next() {
+            // Keys are distinct; ordinals are read as `term_ord` reads them.
+            if let Some(key) = short_key(term, 0, term.len()) {
+                let (len, ord) = (term.len() as u32, ord as TermOrd);
+                short.insert_unique(short_hash(key), Entry { key, len, ord }, |e| {
+                    short_hash(e.key)
+                });
             }
         }
         let mut infos = Vec::with_capacity(count);
@@ -107,7 +124,7 @@ impl Table {
             });
             true
         });
-        Table { terms, ords, infos }
+        Table { short, infos }
     }
 }
 
@@ -125,12 +142,16 @@ mod tests {
     use crate::index::Index;
 
     #[test]
-    fn built_after_a_quarter_of_the_terms_looked_up_and_answers_as_the_fst() {
+    fn built_after_a_quarter_of_the_terms_looked_up_and_answering_as_the_fst() {
         let config = AnalyzerConfig::preset("whitespace").unwrap();
-        // 200 distinct terms, one of them (t0) in 150 documents: a list
-        // with a block table, so its first block's index is kept.
+        // 204 distinct terms, one of them (t0) in 150 documents: a list
+        // with a block table, so its first block's index is kept; three
+        // longer than 16 bytes, looked up in the FST.
         let docs: Vec<Doc> = (0..150)
-            .map(|i| Doc::new(format!("d{i}"), format!("t0 t{} u{}", i % 50 + 1, i % 150)))
+            .map(|i| {
+                let text = format!("t0 t{} u{} a_term_of_17_bytes{}", i % 50 + 1, i, i % 3);
+                Doc::new(format!("d{i}"), text)
+            })
             .collect();
         let index = Index::build_docs(config, docs, false).unwrap();
         let data = index.segments()[0].data();
@@ -143,17 +164,26 @@ mod tests {
             }
             all
         };
-        assert_eq!(terms.len(), 201);
+        assert_eq!(terms.len(), 204);
         let expected = |t: &str| data.terms.get(t).map(|o| o as u32);
-        // Answered from the FST until 201 / 4 terms have been asked for.
-        for t in &terms[..50] {
+        // Answered from the FST until 204 / 4 terms of up to 16 bytes have
+        // been asked for (longer ones are not counted).
+        for t in terms.iter().filter(|t| t.len() <= 16).take(50) {
             assert_eq!(data.term_ord(t), expected(t));
             assert!(!data.lexicon.is_built());
         }
         assert_eq!(data.term_ord("absent"), None);
         assert!(data.lexicon.is_built());
-        for t in terms.iter().chain(&["absent".to_string(), String::new()]) {
+        let others = [
+            "absent",
+            "",
+            "a_term_of_17_bytes",
+            "a_term_of_17_bytes9",
+            "t0\0",
+        ];
+        for t in terms.iter().map(String::as_str).chain(others) {
             assert_eq!(data.term_ord(t), expected(t), "{t:?}");
+            assert_eq!(data.lexicon.ord(data, t).is_none(), t.len() > 16, "{t:?}");
         }
         for ord in 0..terms.len() as u32 + 2 {
             let (got, want) = (data.term_info(ord), data.term_infos.get(ord));
