@@ -1,11 +1,12 @@
 //! Times (or, under a profiler, repeats) the queries of a saved index, one
 //! thread: `cargo run --release -p rserini-benches --example query_cost --
-//! INDEX_DIR QUERIES K PASSES [search|batch|decode|bandwidth]`.
+//! INDEX_DIR QUERIES K PASSES [search|batch|decode|bandwidth] [ALGORITHM]`.
 //!
 //! `search` calls `search_with` per query (what `search_pairs` runs without
 //! the GIL), `batch` calls `batch_search` on a one-thread pool (what
 //! `batch_search(threads=1)` runs), BM25 k1 = 0.9, b = 0.4, Lucene's
-//! variant. `decode` decodes every block of the queries' posting lists
+//! variant, by ALGORITHM (`auto`, the default, `exhaustive`, `maxscore` or
+//! `bmw`). `decode` decodes every block of the queries' posting lists
 //! once per pass (analysis included), to measure the block decoder's
 //! postings per second; `bandwidth`
 //! sums 1 GiB of memory per pass, to measure one core's read bandwidth.
@@ -23,12 +24,13 @@ use rserini_core::store;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: query_cost INDEX_DIR QUERIES K PASSES [search|batch|decode|bandwidth]";
+    let usage = "usage: query_cost INDEX_DIR QUERIES K PASSES [search|batch|decode|bandwidth] [auto|exhaustive|maxscore|bmw]";
     let dir = PathBuf::from(args.next().expect(usage));
     let queries_path = PathBuf::from(args.next().expect(usage));
     let k: usize = args.next().expect(usage).parse().expect("k");
     let passes: usize = args.next().expect(usage).parse().expect("passes");
     let mode = args.next().unwrap_or_else(|| "search".into());
+    let algorithm = Algorithm::parse(&args.next().unwrap_or_else(|| "auto".into())).expect(usage);
     let index = store::load(&dir, false).expect("load");
     let queries: Vec<String> = corpus::read_queries(&queries_path)
         .expect("queries")
@@ -49,10 +51,10 @@ fn main() {
         units = match mode.as_str() {
             "search" => queries
                 .iter()
-                .map(|q| search::search_with(&index, q, k, &model, Algorithm::Auto).len() as u64)
+                .map(|q| search::search_with(&index, q, k, &model, algorithm).len() as u64)
                 .sum(),
             "batch" => pool.install(|| {
-                search::batch_search(&index, &queries, k, &model, Algorithm::Auto)
+                search::batch_search(&index, &queries, k, &model, algorithm)
                     .iter()
                     .map(|r| r.len() as u64)
                     .sum()
