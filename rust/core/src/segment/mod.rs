@@ -14,10 +14,11 @@
 //! One concept per file: [`SegmentData`] (`reader.rs`) is the segment read;
 //! [`SegmentBuilder`] (`builder.rs`) builds one in memory over an
 //! `Interner` (`interner.rs`) and a posting pool (`pool.rs`); sorted runs
-//! (`sorted_run.rs`) are merged by budgeted builds; `lexicon.rs` looks
-//! terms up in a hash table once a small segment is searched often; `serializer.rs`
+//! (`sorted_run.rs`) are merged by budgeted builds; `serializer.rs`
 //! compresses postings and assembles a segment; [`DocIds`] and
-//! [`Deletions`] are the docid table and the deleted-document set.
+//! [`Deletions`] are the docid table and the deleted-document set;
+//! `lexicon.rs` looks terms up in a hash table once a small segment is
+//! searched often.
 
 mod builder;
 mod deletions;
