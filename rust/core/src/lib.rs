@@ -46,6 +46,7 @@ pub mod safe_fs;
 pub mod scoring;
 pub mod search;
 pub mod segment;
+mod short_key;
 pub mod store;
 mod token_cache;
 pub mod walk;

@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hashbrown::HashTable;
 
-use super::reader::{SegmentData, TermOrd};
-use crate::postings::{BLOCK_LEN, TermInfo};
-use crate::token_cache::{ShortKey, short_hash, short_key};
+use crate::data::Data;
+use crate::postings::{BLOCK_LEN, TermInfo, TermTable};
+use crate::short_key::{ShortKey, short_hash, short_key};
 
 /// Segments of more terms keep to the FST: their tables would cost tens of
 /// bytes a term in memory, and their queries read so many postings that a
@@ -37,7 +37,7 @@ const TERMS_PER_LOOKUP: usize = 4;
 struct Entry {
     key: ShortKey,
     len: u32,
-    ord: TermOrd,
+    ord: u32,
 }
 
 /// The dictionary of one segment.
@@ -57,13 +57,19 @@ pub(crate) struct Lexicon {
 }
 
 impl Lexicon {
-    /// The ordinal of `term` in `data`, from the table once it is built;
-    /// `None` until then, for a term longer than 16 bytes, and for segments
-    /// too large to get a table: the caller then reads the FST.
+    /// The ordinal of `term` in the segment of dictionary `terms` and term
+    /// table `infos`, from the table once it is built; `None` until then,
+    /// for a term longer than 16 bytes, and for segments too large to get a
+    /// table: the caller then reads the FST.
     #[inline]
-    pub(crate) fn ord(&self, data: &SegmentData, term: &str) -> Option<Option<TermOrd>> {
+    pub(crate) fn ord(
+        &self,
+        terms: &fst::Map<Data>,
+        infos: &TermTable,
+        term: &str,
+    ) -> Option<Option<u32>> {
         let key = short_key(term.as_bytes(), 0, term.len())?;
-        let table = self.table(data)?;
+        let table = self.table(terms, infos)?;
         let len = term.len() as u32;
         let found = table
             .short
@@ -73,50 +79,50 @@ impl Lexicon {
 
     /// `ord`'s info, once the table is built.
     #[inline]
-    pub(crate) fn info(&self, ord: TermOrd) -> Option<TermInfo> {
+    pub(crate) fn info(&self, ord: u32) -> Option<TermInfo> {
         self.table.get()?.infos.get(ord as usize).copied()
     }
 
     /// The table, if built or due to be built now.
-    fn table(&self, data: &SegmentData) -> Option<&Table> {
+    fn table(&self, terms: &fst::Map<Data>, infos: &TermTable) -> Option<&Table> {
         if let Some(table) = self.table.get() {
             return Some(table);
         }
-        let terms = data.num_terms();
-        if terms > MAX_TERMS {
+        let count = infos.len();
+        if count > MAX_TERMS {
             return None;
         }
         // A plain load and store, not a read-modify-write: threads racing
         // here may lose a count, which only delays the build a little.
         let lookups = self.lookups.load(Ordering::Relaxed) + 1;
         self.lookups.store(lookups, Ordering::Relaxed);
-        if lookups.saturating_mul(TERMS_PER_LOOKUP) < terms {
+        if lookups.saturating_mul(TERMS_PER_LOOKUP) < count {
             return None;
         }
-        Some(self.table.get_or_init(|| Table::build(data)))
+        Some(self.table.get_or_init(|| Table::build(terms, infos)))
     }
 }
 
 impl Table {
-    fn build(data: &SegmentData) -> Table {
+    fn build(terms: &fst::Map<Data>, table: &TermTable) -> Table {
         use fst::Streamer;
-        let count = data.num_terms();
+        let count = table.len();
         let mut short = HashTable::with_capacity(count);
-        let mut stream = data.terms.stream();
+        let mut stream = terms.stream();
         while let Some((term, ord)) = stream.next() {
             // Keys are distinct; ordinals are read as `term_ord` reads them.
             if let Some(key) = short_key(term, 0, term.len()) {
-                let (len, ord) = (term.len() as u32, ord as TermOrd);
+                let (len, ord) = (term.len() as u32, ord as u32);
                 short.insert_unique(short_hash(key), Entry { key, len, ord }, |e| {
                     short_hash(e.key)
                 });
             }
         }
         let mut infos = Vec::with_capacity(count);
-        data.term_infos.scan(|ord, df, offset| {
+        table.scan(|ord, df, offset| {
             // The first block's index is kept for the few long lists only.
             let first_block = match df as usize >= BLOCK_LEN {
-                true => data.term_infos.get(ord).first_block,
+                true => table.get(ord).first_block,
                 false => 0,
             };
             infos.push(TermInfo {
@@ -185,7 +191,8 @@ mod tests {
         ];
         for t in terms.iter().map(String::as_str).chain(others) {
             assert_eq!(data.term_ord(t), expected(t), "{t:?}");
-            assert_eq!(data.lexicon.ord(data, t).is_none(), t.len() > 16, "{t:?}");
+            let from_table = data.lexicon.ord(&data.terms, &data.term_infos, t);
+            assert_eq!(from_table.is_none(), t.len() > 16, "{t:?}");
         }
         for ord in 0..terms.len() as u32 + 2 {
             let (got, want) = (data.term_info(ord), data.term_infos.get(ord));

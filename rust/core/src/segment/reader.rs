@@ -79,7 +79,7 @@ impl SegmentData {
 
     /// The ordinal of `term`, if the segment has it.
     pub fn term_ord(&self, term: &str) -> Option<TermOrd> {
-        match self.lexicon.ord(self, term) {
+        match self.lexicon.ord(&self.terms, &self.term_infos, term) {
             Some(ord) => ord,
             None => self.terms.get(term).map(|o| o as TermOrd),
         }
