@@ -155,15 +155,15 @@ fn top_k<'a>(
     let query = bind();
     let weights = &query.weights;
     let weights32: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
-    let postings: u64 = terms.iter().map(|t| t.df).sum();
-    let longest = terms.iter().map(|t| t.df).max().unwrap_or(0);
+    let dfs: Vec<u64> = terms.iter().map(|t| t.df).collect();
+    let postings: u64 = dfs.iter().sum();
     // Postings are at most tokens: a bound known without counting them.
     let materialize =
         index.segments().iter().map(|s| s.tokens).sum::<u64>() <= crate::impacts::MAX_TOKENS;
     let mut hits = Vec::new();
     for (s, segment) in index.segments().iter().enumerate() {
         let data = segment.data();
-        let pruning = algorithm.resolve(model, weights, data.len(), postings, longest, k);
+        let pruning = algorithm.resolve(model, weights, &dfs, data.len(), k);
         let ords = ords.segment(s);
         let local = match (&query.scorer, pruning) {
             (PostingScorer::Bm25(bm25), Some(pruning)) => {
