@@ -48,11 +48,10 @@ impl Algorithm {
 
     /// The pruning to run on a segment of `num_docs` documents for query
     /// terms of weights `weights` and document frequencies `dfs`, or `None`
-    /// for the exhaustive path. Pruning needs BM25
-    /// with non-negative term weights (TF-IDF's per-document norms, QLD's
-    /// length term that grows as documents get shorter and negative idfs
-    /// have no block bounds here), so other queries run exhaustively
-    /// whatever was asked.
+    /// for the exhaustive path. Pruning needs BM25 with non-negative term
+    /// weights (TF-IDF's per-document norms, QLD's length term that grows as
+    /// documents get shorter and negative idfs have no block bounds here),
+    /// so other queries run exhaustively whatever was asked.
     pub(super) fn resolve(
         self,
         model: &Model,
@@ -76,7 +75,8 @@ impl Algorithm {
             // MaxScore soon leaves non-essential, hold most of the
             // postings: one long list, or lists a rare term outscores
             // (fitted on per-query times of both paths over SciFact and the
-            // Linux corpus at 10 % and 100 %, k = 10, 100 and 1000;
+            // Linux corpus at 10 % and 100 %, k = 10, 100 and 1000, the
+            // rare-term rule on the whole Linux corpus at k = 1000;
             // exhaustive scoring, a range of documents at a time in the
             // cache, wins every other deep ranking there).
             Algorithm::Auto => {
@@ -106,8 +106,8 @@ const AUTO_DOCS_PER_HIT: u64 = 2_000;
 const AUTO_DOMINATED_POSTINGS_PER_HIT: u64 = 100;
 /// ...of which at most this many tenths lie outside the longest list...
 const AUTO_OTHERS_TENTHS: u64 = 3;
-/// ...or of which at most this many tenths lie in lists a rare term
-/// outscores (see [`outscored`])...
+/// ...or of which at most this many tenths lie outside the lists a rare
+/// term outscores (see [`outscored`])...
 const AUTO_ESSENTIAL_TENTHS: u64 = 1;
 /// ...and in either case in segments of at least this many documents (a
 /// smaller one is scored faster in full).
