@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from rserini import Index, rrf
 from rserini.project import load_chunk_documents
-from rserini.project_index import ProjectIndex, ranked
+from rserini.project_index import ProjectIndex
+from rserini.searchable import ranked
 
 AGE_NS = 100 * 10**9
 

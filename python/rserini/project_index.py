@@ -33,10 +33,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal
 
-from rserini._core import Analyzer, Index, rrf
-from rserini.exceptions import IndexLockedError, QueryError, RseriniError
+from rserini._core import Analyzer, Index
+from rserini.exceptions import IndexLockedError, RseriniError
 from rserini.project import (
     CHUNK_LINES,
     DEFAULT_RULES,
@@ -48,13 +47,13 @@ from rserini.project import (
     list_files,
     read_files,
 )
+from rserini.searchable import Model, ranked
 
 __all__ = [
     "CACHE_DIR",
     "ProjectHit",
     "ProjectIndex",
     "Refresh",
-    "ranked",
 ]
 
 #: The cache folder under the project root.
@@ -63,34 +62,6 @@ CACHE_DIR = ".rserini"
 MANIFEST_FORMAT = 1
 #: Files modified this close to the scan are read again at the next one.
 RACY_NS = 2_000_000_000
-#: Depth of each arm fused by ``model="rrf"``: ten times k, at least 50 (the
-#: reference's candidate pool).
-RRF_POOL_MULTIPLIER, RRF_POOL_FLOOR = 10, 50
-
-Model = Literal["bm25", "tfidf", "rrf"]
-
-
-def ranked(
-    index: Index, query: str, k: int = 10, *, model: Model = "bm25", **params: object
-) -> list[tuple[str, float]]:
-    """``(docid, score)`` of the ``k`` best documents, best first.
-
-    ``model`` is ``"bm25"`` or ``"tfidf"`` (:meth:`~rserini.Index.search_pairs` with
-    ``params``), or ``"rrf"``: the BM25 ranking (with ``params``) and the TF-IDF ranking,
-    each ``max(10 k, 50)`` deep, fused by :func:`rserini.rrf` (k = 60); the score is then
-    the fused one.
-    """
-    if model != "rrf":
-        return index.search_pairs(query, k, model=model, **params)  # type: ignore[arg-type]
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"k must be an int, not {type(k).__name__}")
-    if k < 1:
-        raise QueryError(f"k must be a positive number of hits (got {k})")
-    depth = max(RRF_POOL_MULTIPLIER * k, RRF_POOL_FLOOR)
-    bm25 = index.search_pairs(query, depth, model="bm25", **params)  # type: ignore[arg-type]
-    tfidf = index.search_pairs(query, depth, model="tfidf")
-    fused = rrf([[d for d, _ in bm25], [d for d, _ in tfidf]])
-    return [(str(docid), score) for docid, score in fused[:k]]
 
 
 @dataclass(frozen=True)
