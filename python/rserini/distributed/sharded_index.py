@@ -380,6 +380,24 @@ class ShardedIndex:
             self._cache.forget()
         raise RseriniError(f"shard {shard} of {self.path} kept changing generation")
 
+    def docs(self, docids: Sequence[str]) -> list[dict[str, object] | None]:
+        """The stored fields of each docid (as :meth:`rserini.Index.doc`), asked of the
+        shard its hash names; ``None`` for a docid not in the index, or for every docid
+        when the shards store no documents."""
+        positions: dict[int, list[int]] = {}
+        for i, docid in enumerate(docids):
+            positions.setdefault(shard_of(docid, self.num_shards), []).append(i)
+        if not positions:
+            return []
+        answers, _ = self.engine.call(
+            "docs", {shard: ([docids[i] for i in at],) for shard, at in positions.items()}
+        )
+        found: list[dict[str, object] | None] = [None] * len(docids)
+        for shard, at in positions.items():
+            for i, doc in zip(at, answers[shard], strict=True):
+                found[i] = doc
+        return found
+
     def __repr__(self) -> str:
         return f"ShardedIndex({str(self.path)!r}, shards={self.num_shards})"
 
