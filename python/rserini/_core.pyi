@@ -778,6 +778,18 @@ class Index:
         ``batch_search_rm3``.
         """
 
+def query_limits() -> tuple[int, int]:
+    """``(max_bytes, max_terms)``: the longest query in UTF-8 bytes and the most distinct
+    analyzed terms a query may have (by default 1 MiB and 65,536). A longer query or one
+    with more terms raises :class:`QueryError` rather than being cut. Both bound the work
+    of one query, which is linear in its size."""
+
+def set_query_limits(
+    *, max_bytes: int | None = None, max_terms: int | None = None
+) -> tuple[int, int]:
+    """Sets the query limits given, for the whole process; returns the previous
+    ``(max_bytes, max_terms)``. Raises :class:`QueryError` for a limit below 1."""
+
 def rrf(
     rankings: Sequence[Sequence[str]]
     | Sequence[Sequence[int]]
