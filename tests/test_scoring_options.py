@@ -318,7 +318,7 @@ def test_tune_takes_scoring_for_every_cell(index: Index) -> None:
 
 def test_python_layers_read_the_core_s_defaults() -> None:
     from rserini import cli, pyserini, tune
-    from rserini.parity import _cli as parity_cli
+    from rserini.cli import parity as parity_cli
     from rserini.parity import _harness
 
     assert pyserini.DEFAULT_K1 is rserini.DEFAULT_K1 and pyserini.DEFAULT_B is rserini.DEFAULT_B

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rserini._core import Bm25, GlobalStats, Hit, merge_topk
-from rserini.distributed.engine import Engine, EngineName, ServeOptions, open_engine
+from rserini.distributed.engine import Engine, EngineName, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
+from rserini.distributed.options import ServeOptions
 from rserini.distributed.partition import shard_of
 from rserini.distributed.results import ShardedResult, ShardExplanation
 from rserini.distributed.stats_cache import StatsCache

@@ -29,10 +29,10 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from rserini.agent.backend import IndexBackend
-from rserini.agent.excerpt import SNIPPET_MAX_CHARS, clue_tokens
-from rserini.agent.jsformat import js_json
-from rserini.agent.session import round3_all
+from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
+from rserini.agent.tools.java_rules import round3_all
+from rserini.agent.tools.jsformat import js_json
 
 __all__ = ["MAX_BODY_BYTES", "HttpApi", "HttpError", "serve_http"]
 

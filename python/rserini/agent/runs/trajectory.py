@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rserini.agent.citations import NUMERIC_DOCID, extract_citations
+from rserini.agent.runs.citations import NUMERIC_DOCID, extract_citations
 
 __all__ = ["PI_SEARCH_TOOLS", "STATUSES", "Trajectory", "record_views", "tool_text"]
 

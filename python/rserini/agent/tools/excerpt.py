@@ -21,6 +21,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rserini.agent.tools.java_rules import java_blank
+
 __all__ = [
     "SNIPPET_MAX_CHARS",
     "STOPWORDS",
@@ -45,12 +47,6 @@ _TITLE_FIELDS = ("title", "name", "headline")
 
 # Java's String.trim: every character up to U+0020.
 _JAVA_TRIM = "".join(map(chr, range(0x21)))
-# Java's Character.isWhitespace: the Unicode separators except the no-break spaces, plus
-# the ASCII controls \t \n \v \f \r and the four information separators.
-_JAVA_SPACE = (
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
-)
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -79,7 +75,7 @@ def clue_tokens(text: str) -> list[str]:
 
 def matched_terms(haystack: str, tokens: Sequence[str]) -> list[str]:
     """The tokens of two or more characters that occur in ``haystack``, ignoring case."""
-    if _java_blank(haystack) or not tokens:
+    if java_blank(haystack) or not tokens:
         return []
     lower = haystack.lower()
     return [t for t in tokens if len(t) >= 2 and t.lower() in lower]
@@ -89,7 +85,7 @@ def document_title(fields: Mapping[str, object]) -> str | None:
     """The first non-blank string among the ``title``, ``name`` and ``headline`` fields."""
     for name in _TITLE_FIELDS:
         value = fields.get(name)
-        if isinstance(value, str) and not _java_blank(value):
+        if isinstance(value, str) and not java_blank(value):
             return value
     return None
 
@@ -128,10 +124,6 @@ def build_preview(
     excerpt = build_excerpt(contents, terms, max_chars)
     truncated = _utf16_len(excerpt) < _utf16_len(contents)
     return Preview(title, terms, excerpt, truncated)
-
-
-def _java_blank(text: str) -> bool:
-    return not text.strip(_JAVA_SPACE)
 
 
 def _utf16(text: str) -> str:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from rserini.agent.results import ToolResult
-from rserini.agent.session import SearchSession
+from rserini.agent.tools.results import ToolResult
+from rserini.agent.tools.session import SearchSession
 
 __all__ = ["dispatch", "parse_arguments"]
 

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rserini.agent.citations import NUMERIC_DOCID
-from rserini.agent.session import SearchSession
-from rserini.agent.trajectory import Trajectory
+from rserini.agent.runs.citations import NUMERIC_DOCID
+from rserini.agent.runs.trajectory import Trajectory
+from rserini.agent.tools.session import SearchSession
 
 __all__ = ["ScriptedAgent"]
 
@@ -59,7 +59,7 @@ class ScriptedAgent:
         Returns
         -------
         tuple
-            The per-query run record (see :class:`~rserini.agent.trajectory.Trajectory`)
+            The per-query run record (see :class:`~rserini.agent.runs.trajectory.Trajectory`)
             and the run's events: the session's tool events, the assistant message and
             ``agent_end``.
         """

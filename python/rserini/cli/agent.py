@@ -8,15 +8,16 @@ import json
 import re
 from pathlib import Path
 
-from rserini._bm25_args import add_k1_b
-from rserini.agent.budget import DEFAULT_RATIO
-from rserini.agent.citations import NUMERIC_DOCID
-from rserini.agent.evaluation import evaluate_records
-from rserini.agent.metrics import GAINS
-from rserini.agent.runs import read_runs
+from rserini.agent.runs.citations import NUMERIC_DOCID
+from rserini.agent.runs.evaluation import evaluate_records
+from rserini.agent.runs.metrics import GAINS
+from rserini.agent.runs.records import read_runs
+from rserini.agent.tools.budget import DEFAULT_RATIO
+from rserini.cli.bm25_args import add_k1_b
+from rserini.cli.common import Subcommands
 from rserini.exceptions import RseriniError
 
-__all__ = ["add_agent_commands"]
+__all__ = ["add_commands"]
 
 RUN_DESCRIPTION = """\
 Run a scripted agent (no language model) over a query set with the agent tools on one
@@ -51,13 +52,13 @@ def _pattern(text: str) -> str:
     return text
 
 
-def add_agent_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(sub: Subcommands) -> None:
     """Registers ``agent-run`` and ``agent-eval`` on the ``rserini`` subcommands."""
     _add_agent_run(sub)
     _add_agent_eval(sub)
 
 
-def _add_agent_run(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _add_agent_run(sub: Subcommands) -> None:
     p = sub.add_parser(
         "agent-run",
         help="run the scripted agent (no LLM) over a query set; one run record per query",
@@ -98,9 +99,9 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
     import time
 
     from rserini._core import Index, read_queries
-    from rserini.agent.options import ToolOptions
-    from rserini.agent.runner import run_queries
-    from rserini.agent.scripted import ScriptedAgent
+    from rserini.agent.runs.runner import run_queries
+    from rserini.agent.runs.scripted import ScriptedAgent
+    from rserini.agent.tools.options import ToolOptions
 
     queries = read_queries(args.queries)
     if not queries:
@@ -145,7 +146,7 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_agent_eval(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _add_agent_eval(sub: Subcommands) -> None:
     p = sub.add_parser(
         "agent-eval",
         help="evaluate agent runs: coverage of five docid sets, nDCG and recall",

@@ -17,7 +17,7 @@ import tempfile
 import weakref
 from pathlib import Path
 
-from rserini.agent.jsformat import well_formed
+from rserini.agent.tools.jsformat import well_formed
 
 __all__ = ["SpillDir", "read_spill_name", "sanitize_part", "search_spill_name"]
 

@@ -1,6 +1,6 @@
-"""``rserini serve``: the agent tools behind a protocol (``serve mcp``).
+"""``rserini serve``: the agent tools behind a protocol (``serve mcp``, ``http``, ``rpc``).
 
-:func:`add_serve_parser` registers the command on the main parser; each server is one
+`add_commands` registers the command on the main parser; each server is one
 subcommand added by its own function. :func:`add_tool_arguments` and
 :func:`tool_options` give every server the same index, BM25 and behaviour flags.
 """
@@ -13,43 +13,38 @@ import logging
 import sys
 from pathlib import Path
 
-from rserini._bm25_args import add_k1_b
-from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
-from rserini.agent.options import ToolOptions
+from rserini.agent.tools.budget import DEFAULT_RATIO, TimeBudget
+from rserini.agent.tools.options import ToolOptions
+from rserini.cli.bm25_args import add_k1_b
+from rserini.cli.common import Subcommands
 
 __all__ = [
+    "add_commands",
     "add_http_parser",
     "add_mcp_parser",
     "add_rpc_parser",
-    "add_serve_parser",
     "add_tool_arguments",
     "time_budget",
     "tool_options",
 ]
 
 
-def add_serve_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse._SubParsersAction[argparse.ArgumentParser]:
-    """Adds ``serve`` to the main parser's subcommands; returns its own subcommands, to
-    which each server adds itself."""
-    p = subparsers.add_parser(
+def add_commands(sub: Subcommands) -> None:
+    """Adds ``serve``, with one subcommand per server."""
+    p = sub.add_parser(
         "serve",
         help="serve the agent tools (search, read_search_results, read_document) to agents",
         description="Serve pi-search's agent tools over one index: search (1000 BM25 hits "
         "cached per search_id), read_search_results (pages of a cached ranking) and "
         "read_document (line-based chunks), with pi-search's exact texts.",
     )
-    servers: argparse._SubParsersAction[argparse.ArgumentParser] = p.add_subparsers(
-        dest="server", required=True, metavar="SERVER"
-    )
+    servers: Subcommands = p.add_subparsers(dest="server", required=True, metavar="SERVER")
     add_mcp_parser(servers)
     add_http_parser(servers)
     add_rpc_parser(servers)
-    return servers
 
 
-def add_mcp_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_mcp_parser(servers: Subcommands) -> None:
     """Adds ``serve mcp``."""
     p = servers.add_parser(
         "mcp",
@@ -132,7 +127,7 @@ def time_budget(args: argparse.Namespace) -> TimeBudget:
 
 
 def _cmd_serve_mcp(args: argparse.Namespace) -> int:
-    from rserini.agent.mcp_server import MissingDependencyError, serve_stdio
+    from rserini.agent.servers.mcp_server import MissingDependencyError, serve_stdio
 
     logging.basicConfig(
         stream=sys.stderr,
@@ -165,7 +160,7 @@ def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_http_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_http_parser(servers: Subcommands) -> None:
     """Adds ``serve http``."""
     p = servers.add_parser(
         "http",
@@ -188,7 +183,7 @@ def add_http_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.set_defaults(func=_cmd_serve_http)
 
 
-def add_rpc_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_rpc_parser(servers: Subcommands) -> None:
     """Adds ``serve rpc``."""
     p = servers.add_parser(
         "rpc",
@@ -210,8 +205,8 @@ def add_rpc_parser(servers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def _cmd_serve_http(args: argparse.Namespace) -> int:
     from rserini import Index
-    from rserini.agent.backend import IndexBackend
-    from rserini.agent.http_server import HttpApi, serve_http
+    from rserini.agent.servers.backend import IndexBackend
+    from rserini.agent.servers.http_server import HttpApi, serve_http
 
     try:
         backend = IndexBackend(Index.load(args.index), k1=args.k1, b=args.b)
@@ -232,8 +227,8 @@ def _cmd_serve_rpc(args: argparse.Namespace) -> int:
     import time
 
     from rserini import Index
-    from rserini.agent.backend import IndexBackend
-    from rserini.agent.rpc_server import RpcHandler, serve_stdio, serve_tcp
+    from rserini.agent.servers.backend import IndexBackend
+    from rserini.agent.servers.rpc_server import RpcHandler, serve_stdio, serve_tcp
 
     if args.threads < 1:
         print("rserini: error: --threads must be at least 1", file=sys.stderr)

@@ -1,11 +1,12 @@
 """Every fixed model-visible text of the tools that is not a page: errors, the time-budget
 steer and block reason. The strings are pi-search's (and its host's), word for word; the
-ones marked *improvement* exist only behind a :class:`~rserini.agent.options.ToolOptions` flag.
+ones marked *improvement* exist only behind a
+:class:`~rserini.agent.tools.options.ToolOptions` flag.
 """
 
 from __future__ import annotations
 
-from rserini.agent.jsformat import js_json, js_number
+from rserini.agent.tools.jsformat import js_json, js_number
 
 __all__ = [
     "BLOCK_REASON",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from rserini.agent.options import ToolOptions
+from rserini.agent.tools.options import ToolOptions
 
 __all__ = [
     "FIND_IN_DOCUMENT",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rserini.agent.cache import CachedSearch
-from rserini.agent.jsformat import js_number, js_string_literal, js_to_fixed, js_trim
-from rserini.agent.lines import LineChunk
+from rserini.agent.tools.cache import CachedSearch
+from rserini.agent.tools.jsformat import js_number, js_string_literal, js_to_fixed, js_trim
+from rserini.agent.tools.lines import LineChunk
 
 __all__ = ["NO_SNIPPET", "format_document_chunk", "format_search_page", "search_page"]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rserini._core import DEFAULT_B, DEFAULT_K1
-from rserini.agent.excerpt import SNIPPET_MAX_CHARS, build_preview, document_title
-from rserini.agent.lines import LineChunk, read_chunk, split_lines
-from rserini.agent.session import check_bm25, require_document_store
+from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, build_preview, document_title
+from rserini.agent.tools.index_checks import check_bm25, require_document_store
+from rserini.agent.tools.lines import LineChunk, read_chunk, split_lines
 from rserini.exceptions import UnknownDocidError
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The agent tools as an MCP server over stdio (``rserini serve mcp``).
 
-One server process is one agent run: one :class:`~rserini.agent.session.SearchSession`,
+One server process is one agent run: one :class:`~rserini.agent.tools.session.SearchSession`,
 so ``search_id`` values live as long as the connection. The tools, their input schemas
 and every result text (errors included, with ``isError``) are the session's; the SDK's
 own argument validation is not involved, so a bad call gets pi-search's text. Each
@@ -20,11 +20,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from rserini.agent.budget import TimeBudget
-from rserini.agent.options import ToolOptions
-from rserini.agent.results import ToolResult
-from rserini.agent.schemas import mcp_tools
-from rserini.agent.session import SearchSession
+from rserini.agent.tools.budget import TimeBudget
+from rserini.agent.tools.options import ToolOptions
+from rserini.agent.tools.results import ToolResult
+from rserini.agent.tools.schemas import mcp_tools
+from rserini.agent.tools.session import SearchSession
 
 __all__ = ["INSTALL_HINT", "MissingDependencyError", "build_server", "serve_stdio"]
 

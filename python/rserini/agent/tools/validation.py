@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from rserini.agent.jsformat import js_number, js_to_number
-from rserini.agent.messages import validation_failed
-from rserini.agent.schemas import ToolSpec
+from rserini.agent.tools.jsformat import js_number, js_to_number
+from rserini.agent.tools.messages import validation_failed
+from rserini.agent.tools.schemas import ToolSpec
 
 __all__ = ["ArgumentsError", "validate_arguments"]
 

@@ -35,7 +35,7 @@ Every call appends one pi-style event to :attr:`SearchSession.events`::
   ``timingMs?`` (``{findMs}``), ``outputTruncation?, fullOutputPath?``.
 
 Keys marked ``?`` are absent, not null, when they do not apply; ``truncation`` is pi's
-``TruncationResult`` (see :mod:`~rserini.agent.truncation`).
+``TruncationResult`` (see :mod:`~rserini.agent.tools.truncation`).
 """
 
 from __future__ import annotations
@@ -48,23 +48,23 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from rserini._core import DEFAULT_B, DEFAULT_K1, Bm25
-from rserini.agent import messages
-from rserini.agent.budget import TimeBudget
-from rserini.agent.cache import CachedSearch, SearchCache
-from rserini.agent.excerpt import build_preview, clue_tokens, document_title
-from rserini.agent.jsformat import js_json, js_string_literal, js_trim
-from rserini.agent.lines import read_chunk, split_lines
-from rserini.agent.options import ToolOptions
-from rserini.agent.pages import format_document_chunk, format_search_page, search_page
-from rserini.agent.passages import PassageScorer, best_excerpt
-from rserini.agent.results import ToolResult
-from rserini.agent.schemas import ToolSpec, tool_specs
-from rserini.agent.spill import SpillDir, read_spill_name, search_spill_name
-from rserini.agent.truncation import truncate_head
-from rserini.agent.validation import ArgumentsError, validate_arguments
+from rserini._core import DEFAULT_B, DEFAULT_K1
+from rserini.agent.tools import messages
+from rserini.agent.tools.budget import TimeBudget
+from rserini.agent.tools.cache import CachedSearch, SearchCache
+from rserini.agent.tools.excerpt import build_preview, clue_tokens, document_title
+from rserini.agent.tools.index_checks import check_bm25, require_document_store
+from rserini.agent.tools.java_rules import round3_all
+from rserini.agent.tools.jsformat import js_json, js_string_literal, js_trim
+from rserini.agent.tools.lines import read_chunk, split_lines
+from rserini.agent.tools.options import ToolOptions
+from rserini.agent.tools.pages import format_document_chunk, format_search_page, search_page
+from rserini.agent.tools.passages import PassageScorer, best_excerpt
+from rserini.agent.tools.results import ToolResult
+from rserini.agent.tools.schemas import ToolSpec, tool_specs
+from rserini.agent.tools.spill import SpillDir, read_spill_name, search_spill_name
+from rserini.agent.tools.truncation import truncate_head
+from rserini.agent.tools.validation import ArgumentsError, validate_arguments
 from rserini.exceptions import UnknownDocidError
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ __all__ = [
     "SEARCH_K",
     "SearchSession",
     "normalize_positive_integer",
-    "require_document_store",
-    "round3_all",
 ]
 
 SEARCH_K = 1000
@@ -108,16 +106,6 @@ def normalize_positive_integer(value: object, fallback: int) -> int:
     except OverflowError:
         return fallback
     return max(1, math.floor(number)) if math.isfinite(number) else fallback
-
-
-def round3_all(scores: list[float]) -> list[float]:
-    """Each score as the Anserini server rounds it, Java's
-    ``Math.round(score * 1000.0) / 1000.0``: half up, on the double product."""
-    scaled = np.asarray(scores, dtype=np.float64) * 1000.0
-    whole = np.floor(scaled)
-    whole += scaled - whole >= 0.5
-    rounded: list[float] = (whole / 1000.0).tolist()
-    return rounded
 
 
 def _ms(start: float) -> float:
@@ -531,28 +519,6 @@ class SearchSession:
         path = self.spill.write(kind, name, text if full is None else full())
         visible = f"{cut.content}\n{cut.notice(path)}\n{hint}"
         return visible, {key: cut.as_details(), "fullOutputPath": path}
-
-
-def require_document_store(index: Index) -> None:
-    """Refuses an index that cannot serve ``read_document`` (built with ``store=False``).
-
-    Raises
-    ------
-    ValueError
-        Naming the fix.
-    """
-    stats = index.stats()
-    if len(index) and not stats.get("store_bytes"):
-        raise ValueError(
-            "this index keeps no documents (it was built with --no-store / store=False), so "
-            "read_document cannot serve it; rebuild it without --no-store"
-        )
-
-
-def check_bm25(k1: float, b: float) -> None:
-    """Refuses BM25 parameters out of range (:class:`QueryError`, a ``ValueError``), as
-    :class:`rserini.Bm25` does."""
-    Bm25(k1, b)
 
 
 def _optional(**values: object) -> dict[str, object]:

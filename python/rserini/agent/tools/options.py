@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rserini.agent.cache import CACHE_SIZE, CachePolicy
+from rserini.agent.tools.cache import CACHE_SIZE, CachePolicy
 
 __all__ = ["ExcerptMode", "ToolOptions"]
 
@@ -17,7 +17,7 @@ ExcerptMode = Literal["window", "passage"]
 
 @dataclass(frozen=True)
 class ToolOptions:
-    """How a :class:`~rserini.agent.session.SearchSession` behaves.
+    """How a :class:`~rserini.agent.tools.session.SearchSession` behaves.
 
     Attributes:
         cache_policy: ``"fifo"`` (pi-search: the 33rd search evicts ``s1`` even if it is
@@ -28,7 +28,7 @@ class ToolOptions:
             previews); ``None`` gives every page excerpts (rendered when first shown).
         excerpt_mode: ``"window"`` (the server's earliest-match window) or ``"passage"``
             (the best-scoring run of text under BM25 with the index's statistics,
-            whitespace collapsed; see :mod:`~rserini.agent.passages`).
+            whitespace collapsed; see :mod:`~rserini.agent.tools.passages`).
         find_in_document: Offer a fourth tool, ``find_in_document(reason, docid, query)``,
             that jumps to the lines of a document that best match a query.
         record_timings: Put measured ``timingMs`` in the tool details, as pi-search does.

@@ -1,5 +1,4 @@
-"""Command line of the parity harness, shared by ``rserini parity`` and ``python -m
-rserini.parity``."""
+"""``rserini parity`` and ``python -m rserini.parity``: the parity harness's command line."""
 
 from __future__ import annotations
 
@@ -10,6 +9,7 @@ from pathlib import Path
 
 from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
+from rserini.cli.common import Subcommands
 
 DESCRIPTION = (
     "Index the same documents with Pyserini and rserini, run the same queries through both "
@@ -19,6 +19,17 @@ DESCRIPTION = (
     "Exits with status 1 when a tolerance given here is missed. Needs Pyserini: "
     "`python -m rserini.parity --install`."
 )
+
+
+def add_commands(sub: Subcommands) -> None:
+    """Adds ``parity``."""
+    p = sub.add_parser(
+        "parity",
+        help="compare with Pyserini: tokens, rankings, scores, metrics (needs Pyserini)",
+        description=DESCRIPTION,
+    )
+    add_arguments(p)
+    p.set_defaults(func=run)
 
 
 def _fraction(text: str) -> float:

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rserini._core import DEFAULT_B, DEFAULT_K1
-from rserini.agent.budget import DEFAULT_RATIO, TimeBudget
-from rserini.agent.options import ToolOptions
-from rserini.agent.runs import record_path, write_record
-from rserini.agent.scripted import ScriptedAgent
-from rserini.agent.session import SearchSession
+from rserini.agent.runs.records import record_path, write_record
+from rserini.agent.runs.scripted import ScriptedAgent
+from rserini.agent.tools.budget import DEFAULT_RATIO, TimeBudget
+from rserini.agent.tools.options import ToolOptions
+from rserini.agent.tools.session import SearchSession
 
 if TYPE_CHECKING:
     from rserini._core import Index

@@ -32,11 +32,10 @@ from collections.abc import Callable, Iterator, Mapping
 from io import BufferedIOBase
 from typing import IO, Any
 
-from rserini.agent.backend import IndexBackend
-from rserini.agent.excerpt import _java_blank as java_blank
-from rserini.agent.excerpt import clue_tokens
-from rserini.agent.java_json import java_json
-from rserini.agent.session import round3_all
+from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.java_json import java_json
+from rserini.agent.tools.excerpt import clue_tokens
+from rserini.agent.tools.java_rules import java_blank, round3_all
 
 __all__ = ["MAX_LINE_BYTES", "RpcHandler", "answer_stream", "serve_stdio", "serve_tcp"]
 

@@ -13,8 +13,8 @@ import os
 import time
 from collections.abc import Callable
 
-from rserini.agent.jsformat import js_parse_float
-from rserini.agent.messages import STEER
+from rserini.agent.tools.jsformat import js_parse_float
+from rserini.agent.tools.messages import STEER
 
 __all__ = ["DEFAULT_RATIO", "TimeBudget"]
 

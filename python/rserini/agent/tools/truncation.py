@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rserini.agent.jsformat import js_to_fixed
+from rserini.agent.tools.jsformat import js_to_fixed
 
 __all__ = ["MAX_BYTES", "MAX_LINES", "Truncation", "format_size", "truncate_head", "utf8_len"]
 

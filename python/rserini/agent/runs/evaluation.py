@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rserini.agent.citations import NUMERIC_DOCID
-from rserini.agent.metrics import Gain, coverage, ndcg, positives, recall
-from rserini.agent.trajectory import record_views
+from rserini.agent.runs.citations import NUMERIC_DOCID
+from rserini.agent.runs.metrics import Gain, coverage, ndcg, positives, recall
+from rserini.agent.runs.trajectory import record_views
 from rserini.exceptions import RseriniError
 
 __all__ = ["SETS", "RunEvaluation", "evaluate_records"]
