@@ -5,7 +5,18 @@
 //! postings formats). A Lucene index is converted once into an
 //! [`crate::index::Index`], so every search path works on it.
 
+mod compression;
+pub mod directory;
+mod disi;
+pub mod field_infos;
 pub mod for_util;
 pub mod input;
+pub mod live_docs;
+pub mod norms;
+pub mod reader;
+pub mod segment_infos;
+pub mod stored_fields;
 #[cfg(test)]
 pub(crate) mod testing;
+
+pub use reader::{LuceneIndex, LuceneSegment, StoredDocument};
