@@ -12,10 +12,15 @@ pub mod field_infos;
 pub mod for_util;
 pub mod input;
 pub mod live_docs;
+pub mod lz4;
 pub mod norms;
+pub mod postings;
 pub mod reader;
 pub mod segment_infos;
 pub mod stored_fields;
+pub mod term_block;
+pub mod term_meta;
+pub mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 
