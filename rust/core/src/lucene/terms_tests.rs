@@ -256,18 +256,19 @@ proptest! {
     }
 }
 
-/// The full comparison over indexes built by Pyserini, when
-/// `RSERINI_LUCENE_DUMPS` names folders that each hold a Lucene index and
-/// its `lucene-dump.txt` (too large to ship; see testdata/adi/README.md).
+/// The full comparison over Lucene indexes too large to ship, when
+/// `RSERINI_LUCENE_DUMPS` lists (`:`-separated) `INDEX_DIR@DUMP_FILE`
+/// pairs, each dump written by Lucene as testdata/adi/README.md says.
 #[test]
 fn pyserini_indexes_named_by_the_environment() {
     let Ok(list) = std::env::var("RSERINI_LUCENE_DUMPS") else {
         eprintln!("skipped: RSERINI_LUCENE_DUMPS is not set");
         return;
     };
-    for dir in list.split(':') {
+    for entry in list.split(':') {
+        let (dir, dump) = entry.split_once('@').expect("INDEX_DIR@DUMP_FILE");
         let dir = Path::new(dir);
-        let text = std::fs::read_to_string(dir.join("lucene-dump.txt")).unwrap();
+        let text = std::fs::read_to_string(dump).unwrap();
         let (mut terms, mut postings, mut segments) = (0, 0, 0);
         for dump in parse_dumps(&text) {
             let files = read_dir(dir, &dump.segment);
