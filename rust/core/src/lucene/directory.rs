@@ -241,6 +241,11 @@ impl SegmentFiles {
         })
     }
 
+    /// The folder the segment lives in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// A cursor over the file `name`.
     pub fn input(&self, name: &str) -> Result<Input<'_>> {
         Ok(self.file(name)?.input())

@@ -6,6 +6,7 @@
 //! [`crate::index::Index`], so every search path works on it.
 
 mod compression;
+pub mod convert;
 pub mod directory;
 mod disi;
 pub mod field_infos;
@@ -24,4 +25,6 @@ pub mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 
+pub use convert::{ConversionReport, convert, load};
+pub use directory::is_lucene_folder;
 pub use reader::{LuceneIndex, LuceneSegment, StoredDocument};

@@ -52,6 +52,27 @@ impl LuceneSegment {
         self.info.max_doc
     }
 
+    /// The folder the segment lives in.
+    pub fn dir_path(&self) -> &Path {
+        self.files.dir()
+    }
+
+    /// [`crate::Error::Corrupted`] naming the segment's norms data.
+    pub(crate) fn nvd_error(&self, message: String) -> crate::Error {
+        crate::Error::corrupted(
+            self.dir_path().join(format!("{}.nvd", self.commit.name)),
+            message,
+        )
+    }
+
+    /// [`crate::Error::Corrupted`] naming the segment's terms dictionary.
+    pub(crate) fn tim_error(&self, message: String) -> crate::Error {
+        crate::Error::corrupted(
+            self.dir_path().join(format!("{}_*.tim", self.commit.name)),
+            message,
+        )
+    }
+
     /// The norms of the field `name`, if it has norms.
     pub fn norms(&self, name: &str) -> Option<&FieldNorms> {
         let number = self.fields.by_name(name)?.number;
@@ -176,4 +197,4 @@ pub const SUPPORTED: &str = segment_infos::SUPPORTED;
 
 #[cfg(test)]
 #[path = "reader_tests.rs"]
-mod tests;
+pub(crate) mod tests;
