@@ -2,7 +2,8 @@
 //! `ForDeltaUtil`), decoded from the format their writers describe.
 //!
 //! A block of `b` bits a value takes `16 * b` bytes: `2 * b` little-endian
-//! 64-bit words. Each word is cut into lanes of `P` bits (8 when `b <= 8`,
+//! 64-bit words (in Lucene 8.4 to 8.11 too, whose other longs are
+//! big-endian). Each word is cut into lanes of `P` bits (8 when `b <= 8`,
 //! 16 when `b <= 16`, else 32), and value `n` lives in lane `n / (2P)`
 //! (lane 0 the most significant) of a "collapsed" word `n % (2P)`. The
 //! first `floor(P / b) * 2b` collapsed words are stored `b` bits at a time
@@ -147,8 +148,9 @@ pub fn skip_pfor(input: &mut Input) -> Result<()> {
     input.skip(2 * exceptions)
 }
 
-/// Reads a `ForDeltaUtil` block of gaps (Lucene 9.9's doc blocks): a byte of
-/// bits a value, 0 meaning every gap is 1, then the packed gaps.
+/// Reads a `ForDeltaUtil` block of gaps (the doc blocks of Lucene 8.4 to
+/// 8.11 and 9.9 to 9.11): a byte of bits a value, 0 meaning every gap is 1,
+/// then the packed gaps.
 pub fn read_for_delta(input: &mut Input, out: &mut [u32; BLOCK_SIZE]) -> Result<()> {
     let at = input.pos();
     let bits = u32::from(input.read_byte()?);

@@ -68,7 +68,7 @@ pub fn read_postings(
         let at = input.pos();
         match version {
             PostingsVersion::Lucene90 => for_util::read_pfor(&mut input, &mut gaps)?,
-            PostingsVersion::Lucene99 => for_util::read_for_delta(&mut input, &mut gaps)?,
+            _ => for_util::read_for_delta(&mut input, &mut gaps)?,
         }
         for &g in &gaps {
             last = next_doc(&input, at, last, g, docs.is_empty(), max_doc)?;
@@ -81,13 +81,13 @@ pub fn read_postings(
     }
     // The rest: one code a document (the gap, shifted left with the low
     // bit set for a frequency of 1 when the field has frequencies), as
-    // vInts interleaved with the other frequencies (Lucene 9.0), or as
+    // vInts interleaved with the other frequencies (Lucene 8 and 9.0), or as
     // group-varints followed by the other frequencies (Lucene 9.9).
     let tail = df % BLOCK_SIZE;
     let at = input.pos();
     let mut codes = [0u32; BLOCK_SIZE];
     match version {
-        PostingsVersion::Lucene90 => {
+        PostingsVersion::Lucene84 | PostingsVersion::Lucene90 => {
             for (code, freq) in codes[..tail].iter_mut().zip(&mut block_freqs) {
                 *code = input.read_vint()?;
                 *freq = tail_freq(&mut input, has_freqs, *code)?;

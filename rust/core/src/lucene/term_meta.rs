@@ -1,5 +1,6 @@
 //! The postings writer's per-term metadata in a term block (`decodeTerm`
-//! of the Lucene 9.0 and 9.9 postings readers, which agree on it): where
+//! of the Lucene 8.x (format version 1), 9.0 and 9.9 postings readers,
+//! which agree on it): where
 //! the term's postings start in `.doc`, `.pos` and `.pay`, or the one
 //! document of a term that occurs in a single document.
 
@@ -12,6 +13,9 @@ pub const BLOCK_SIZE: u64 = 128;
 /// The postings formats this module reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PostingsVersion {
+    /// `Lucene84PostingsFormat` (Lucene 8.x), format version 1: doc gaps
+    /// in FOR blocks, vInt tails as Lucene90.
+    Lucene84,
     /// `Lucene90PostingsFormat` (Lucene 9.0 to 9.8): doc gaps in PFOR blocks.
     Lucene90,
     /// `Lucene99PostingsFormat` (Lucene 9.9 to 9.11): doc gaps in FOR blocks.

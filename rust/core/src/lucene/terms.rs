@@ -17,13 +17,6 @@ use crate::error::{Error, Result};
 const META_CODEC: &str = "BlockTreeTermsMeta";
 const DICT_CODEC: &str = "BlockTreeTermsDict";
 const INDEX_CODEC: &str = "BlockTreeTermsIndex";
-/// Block-tree versions: 0 (Lucene 9.0 to 9.8), 1 (9.9, root code as an
-/// MSB-first vLong), 2 (9.10 and 9.11, another FST encoding).
-const BLOCK_TREE_VERSIONS: (u32, u32) = (0, 2);
-const MSB_VLONG_OUTPUT: u32 = 1;
-const TERMS_CODEC: &str = "Lucene90PostingsWriterTerms";
-/// `FST` metadata versions of Lucene 9 (little-endian) up to 9.11.
-const FST_VERSIONS: (u32, u32) = (8, 10);
 /// Lucene's longest term, in bytes.
 const MAX_TERM_LENGTH: usize = 32766;
 
@@ -63,13 +56,57 @@ pub struct SegmentTerms<'a> {
     fields: Vec<FieldTerms>,
 }
 
-fn unsupported(path: &std::path::Path, format: &str) -> Error {
-    Error::LuceneVersion {
-        path: path.to_path_buf(),
-        found: format!("postings format {format}"),
-        supported:
-            "postings formats Lucene90 (Lucene 9.0 to 9.8) and Lucene99 (Lucene 9.9 to 9.11)"
-                .to_string(),
+/// The supported postings formats, as [`Error::LuceneVersion`] names them.
+const SUPPORTED: &str = "postings formats Lucene84 (Lucene 8.6 to 8.11), Lucene90 (Lucene 9.0 to 9.8) and Lucene99 (Lucene 9.9 to 9.11)";
+
+/// How one postings format lays out its files.
+struct Format {
+    version: PostingsVersion,
+    /// Codec name and versions of the `.doc` header.
+    doc: (&'static str, u32, u32),
+    /// Codec name and version of the postings header in `.tmd`.
+    terms: (&'static str, u32),
+    /// Block-tree versions: Lucene 8's `Lucene40BlockTreeTermsReader` 6
+    /// (since 8.6, with a `.tmd`); Lucene 9's `Lucene90BlockTreeTermsReader`
+    /// 0 (9.0 to 9.8), 1 (9.9, root code as an MSB-first vLong) and 2.
+    tree: (u32, u32),
+    /// Whether the root code is an MSB-first vLong from block-tree version 1.
+    msb_root: bool,
+    /// `FST` metadata versions.
+    fst: (u32, u32),
+    /// Lucene 8 writes fixed-width integers big-endian.
+    big_endian: bool,
+}
+
+fn format_of(name: &str) -> Option<Format> {
+    let lucene9 = |version, doc| Format {
+        version,
+        doc: (doc, 0, 0),
+        terms: ("Lucene90PostingsWriterTerms", 0),
+        tree: (0, 2),
+        msb_root: true,
+        fst: (8, 10),
+        big_endian: false,
+    };
+    match name {
+        "Lucene84" => Some(Format {
+            version: PostingsVersion::Lucene84,
+            doc: ("Lucene84PostingsWriterDoc", 1, 1),
+            terms: ("Lucene84PostingsWriterTerms", 1),
+            tree: (6, 6),
+            msb_root: false,
+            fst: (7, 7),
+            big_endian: true,
+        }),
+        "Lucene90" => Some(lucene9(
+            PostingsVersion::Lucene90,
+            "Lucene90PostingsWriterDoc",
+        )),
+        "Lucene99" => Some(lucene9(
+            PostingsVersion::Lucene99,
+            "Lucene99PostingsWriterDoc",
+        )),
+        _ => None,
     }
 }
 
@@ -89,20 +126,31 @@ impl<'a> SegmentTerms<'a> {
     ) -> Result<Self> {
         let seg_suffix = format!("{format}_{suffix}");
         let name = |ext: &str| format!("{segment}_{seg_suffix}.{ext}");
-        let (version, doc_codec) = match format {
-            "Lucene90" => (PostingsVersion::Lucene90, "Lucene90PostingsWriterDoc"),
-            "Lucene99" => (PostingsVersion::Lucene99, "Lucene99PostingsWriterDoc"),
-            _ => {
-                let tmd = open(&name("tmd"))?;
-                return Err(unsupported(tmd.path(), format));
+        let unsupported = |found: String| {
+            let path = match open(&name("tmd")) {
+                Ok(tmd) => tmd.path().to_path_buf(),
+                Err(_) => name("tmd").into(),
+            };
+            Error::LuceneVersion {
+                path,
+                found,
+                supported: SUPPORTED.to_string(),
             }
         };
-
-        let mut meta = open(&name("tmd"))?;
+        let Some(fmt) = format_of(format) else {
+            return Err(unsupported(format!("postings format {format}")));
+        };
+        // Lucene 8.0 to 8.5 kept the field metadata in `.tim` and `.tip`.
+        let Ok(mut meta) = open(&name("tmd")) else {
+            return Err(unsupported(format!(
+                "postings format {format} without a terms metadata file (Lucene 8.0 to 8.5)"
+            )));
+        };
         input::check_footer(meta.path(), meta.data())?;
-        let (lo, hi) = BLOCK_TREE_VERSIONS;
+        let (lo, hi) = fmt.tree;
         let tree_version = meta.check_index_header(META_CODEC, lo, hi, id, &seg_suffix)?;
-        meta.check_index_header(TERMS_CODEC, 0, 0, id, &seg_suffix)?;
+        let (codec, v) = fmt.terms;
+        meta.check_index_header(codec, v, v, id, &seg_suffix)?;
         let block_size = meta.read_vint()?;
         if block_size != 128 {
             return Err(meta.corrupt(format!("postings block size {block_size}, expected 128")));
@@ -122,7 +170,7 @@ impl<'a> SegmentTerms<'a> {
             let num_terms = meta.read_vlong()?;
             let root = bytes_ref(&mut meta)?;
             let mut root = Input::new(meta.path(), root);
-            let code = if tree_version >= MSB_VLONG_OUTPUT {
+            let code = if fmt.msb_root && tree_version >= 1 {
                 read_msb_vlong(&mut root)?
             } else {
                 root.read_vlong()?
@@ -137,7 +185,7 @@ impl<'a> SegmentTerms<'a> {
             bytes_ref(&mut meta)?; // smallest term
             bytes_ref(&mut meta)?; // largest term
             meta.read_vlong()?; // where the field's FST starts in .tip
-            skip_fst_metadata(&mut meta)?;
+            skip_fst_metadata(&mut meta, fmt.fst)?;
             if num_terms == 0
                 || doc_count > max_doc
                 || sum_doc_freq < u64::from(doc_count)
@@ -157,8 +205,11 @@ impl<'a> SegmentTerms<'a> {
                 root_fp: code >> 2,
             });
         }
-        let index_len = meta.read_long()?;
-        let terms_len = meta.read_long()?;
+        let (index_len, terms_len) = if fmt.big_endian {
+            (meta.read_be_long()?, meta.read_be_long()?)
+        } else {
+            (meta.read_long()?, meta.read_long()?)
+        };
         if meta.remaining() != input::FOOTER_LENGTH {
             return Err(meta.corrupt("unexpected bytes before the footer"));
         }
@@ -180,7 +231,8 @@ impl<'a> SegmentTerms<'a> {
         }
         let mut doc = open(&name("doc"))?;
         input::check_footer(doc.path(), doc.data())?;
-        doc.check_index_header(doc_codec, 0, 0, id, &seg_suffix)?;
+        let (codec, lo, hi) = fmt.doc;
+        doc.check_index_header(codec, lo, hi, id, &seg_suffix)?;
         for f in &out {
             if f.root_fp >= tim.len() as u64 {
                 return Err(tim.corrupt(format!(
@@ -192,7 +244,7 @@ impl<'a> SegmentTerms<'a> {
         Ok(SegmentTerms {
             tim,
             doc,
-            version,
+            version: fmt.version,
             max_doc,
             fields: out,
         })
@@ -242,8 +294,7 @@ fn read_msb_vlong(input: &mut Input) -> Result<u64> {
 
 /// Skips a field's FST metadata: a codec header, the empty-input output,
 /// the input type, the start node and the FST's size.
-fn skip_fst_metadata(input: &mut Input) -> Result<()> {
-    let (lo, hi) = FST_VERSIONS;
+fn skip_fst_metadata(input: &mut Input, (lo, hi): (u32, u32)) -> Result<()> {
     input.check_header("FST", lo, hi)?;
     if input.read_byte()? == 1 {
         let n = input.read_vint_at_most(input.remaining(), "FST empty output length")?;

@@ -208,13 +208,13 @@ fn an_unknown_postings_format_is_a_version_error() {
     let (dir, files, dump) = adi();
     let paths: BTreeMap<&str, PathBuf> = files.keys().map(|k| (k.as_str(), dir.join(k))).collect();
     let open = |name: &str| -> Result<Input<'_>> {
-        let data = files.get(&name.replace("Lucene84", "Lucene99")).unwrap();
+        let data = files.get(&name.replace("Lucene50", "Lucene99")).unwrap();
         Ok(Input::new(
-            &paths[name.replace("Lucene84", "Lucene99").as_str()],
+            &paths[name.replace("Lucene50", "Lucene99").as_str()],
             data,
         ))
     };
-    let err = SegmentTerms::open(&open, "_0", "Lucene84", "0", &[0; 16], dump.max_doc, &[])
+    let err = SegmentTerms::open(&open, "_0", "Lucene50", "0", &[0; 16], dump.max_doc, &[])
         .err()
         .unwrap();
     assert!(matches!(err, Error::LuceneVersion { .. }), "{err}");
