@@ -64,10 +64,10 @@ class LuceneBuild:
     fields
         Extra fields indexed beside ``contents`` (``("title",)`` is BEIR's multifield).
     replaced
-        The first ``replaced`` documents are indexed again at the end under
-        ``-uniqueDocid``, their contents cut to the first half of the words (at least one),
-        in reverse order: Lucene then deletes the first copies, so the index holds that
-        many deleted documents, and the live copies score and read differently.
+        The first ``replaced`` documents are indexed again at the end of the first input
+        file under ``-uniqueDocid``, their contents cut to the first half of the words (at
+        least one), in reverse order: Lucene then deletes the first copies, so the index
+        holds that many deleted documents, and the live copies score and read differently.
     limit
         Index only the first ``limit`` documents of the corpus.
     memory_buffer_mb
@@ -202,16 +202,17 @@ def write_inputs(spec: LuceneBuild, data_root: Path, folder: Path) -> int:
     docs = list(read_beir_corpus(data_root / spec.collection))
     if spec.limit is not None:
         docs = docs[: spec.limit]
-    if spec.replaced > len(docs):
-        raise ValueError(f"{spec.name}: cannot replace {spec.replaced} of {len(docs)} documents")
     folder.mkdir(parents=True, exist_ok=True)
     lines = [_json_document(d, spec.fields, False) for d in docs]
     per_file = -(-len(lines) // spec.files)
     chunks = [lines[i : i + per_file] for i in range(0, len(lines), per_file)]
-    if spec.replaced:
-        chunks[-1] = chunks[-1] + [
-            _json_document(d, spec.fields, True) for d in docs[: spec.replaced]
-        ]
+    if spec.replaced > len(chunks[0]):
+        raise ValueError(
+            f"{spec.name}: cannot replace {spec.replaced} of {len(chunks[0])} documents"
+        )
+    # The first file holds the originals: one thread reads it in order, so the
+    # replacements are indexed after them whatever the other threads do.
+    chunks[0] = chunks[0] + [_json_document(d, spec.fields, True) for d in docs[: spec.replaced]]
     for number, chunk in enumerate(chunks):
         (folder / f"part{number:02d}.jsonl").write_text("\n".join(chunk) + "\n", encoding="utf-8")
     return sum(len(c) for c in chunks)
