@@ -18,6 +18,7 @@ import argparse
 import functools
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -73,6 +74,13 @@ class LuceneBuild:
     memory_buffer_mb
         Anserini's indexing buffer (``-memoryBuffer``, ``-memorybuffer`` before 0.23): a
         small one flushes a segment each time it fills.
+    compound
+        After Anserini, merge the index into one compound-file segment (``.cfs``/``.cfe``;
+        Anserini itself never writes them) with Lucene's ``IndexWriter`` from the same jar
+        (``forceMerge(1)``, the codec unchanged), then delete the last ``drop`` documents
+        of the input by id, so that segment has live docs.
+    drop
+        Documents deleted after a ``compound`` merge.
     """
 
     collection: str
@@ -86,6 +94,8 @@ class LuceneBuild:
     replaced: int = 0
     limit: int | None = None
     memory_buffer_mb: int | None = None
+    compound: bool = False
+    drop: int = 0
 
     @property
     def name(self) -> str:
@@ -111,6 +121,10 @@ class LuceneBuild:
                 parts.append(short)
         if self.replaced:
             parts.append(f"del{self.replaced}")
+        if self.compound:
+            parts.append("cfs")
+        if self.drop:
+            parts.append(f"drop{self.drop}")
         return "-".join(parts)
 
     def options(self, memory_flag: str = "-memoryBuffer") -> list[str]:
@@ -153,6 +167,10 @@ class BuildResult:
         The Lucene version in the jar, e.g. ``"9.9.1"``.
     documents
         Documents written to the input files (before Anserini skips empty ones).
+    files
+        The index's file names.
+    merge_command
+        The compound merge run after Anserini (:attr:`LuceneBuild.compound`), if any.
     """
 
     index: Path
@@ -163,6 +181,7 @@ class BuildResult:
     lucene: str
     documents: int
     files: list[str] = field(default_factory=list)
+    merge_command: list[str] = field(default_factory=list)
 
 
 def read_beir_corpus(folder: Path) -> Iterator[dict[str, str]]:
@@ -324,9 +343,19 @@ def build(
         start = time.perf_counter()
         run = subprocess.run(command, capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - start
-    if run.returncode != 0 or not index.is_dir():
-        tail = (run.stdout + run.stderr)[-3000:]
-        raise RuntimeError(f"{spec.name}: Anserini failed ({run.returncode}):\n{tail}")
+        if run.returncode != 0 or not index.is_dir():
+            tail = (run.stdout + run.stderr)[-3000:]
+            raise RuntimeError(f"{spec.name}: Anserini failed ({run.returncode}):\n{tail}")
+        merge: list[str] = []
+        if spec.compound:
+            ids = [
+                json.loads(line)["id"]
+                for f in sorted(inputs.iterdir())
+                for line in f.read_text(encoding="utf-8").splitlines()
+            ]
+            merge = merge_into_compound(index, java, jar, ids[len(ids) - spec.drop :])
+        elif spec.drop:
+            raise ValueError(f"{spec.name}: drop needs compound")
     files = sorted(p.name for p in index.iterdir())
     return BuildResult(
         index=index,
@@ -337,7 +366,47 @@ def build(
         lucene=lucene_version(jar),
         documents=documents,
         files=files,
+        merge_command=merge,
     )
+
+
+# Run by merge_into_compound in a child Python with pyjnius: argv = jar, index, ids...
+_MERGE = """
+import sys
+import jnius_config
+jnius_config.set_classpath(sys.argv[1])
+jnius_config.add_options("-Xmx1g")
+from jnius import autoclass
+paths = autoclass("java.nio.file.Paths")
+directory = autoclass("org.apache.lucene.store.FSDirectory").open(paths.get(sys.argv[2]))
+config = autoclass("org.apache.lucene.index.IndexWriterConfig")()
+policy = autoclass("org.apache.lucene.index.TieredMergePolicy")()
+policy.setNoCFSRatio(1.0)
+policy.setMaxCFSSegmentSizeMB(1e9)
+config.setMergePolicy(policy)
+config.setUseCompoundFile(True)
+config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").APPEND)
+writer = autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
+writer.forceMerge(1)
+term = autoclass("org.apache.lucene.index.Term")
+query = autoclass("org.apache.lucene.search.TermQuery")
+for docid in sys.argv[3:]:
+    writer.deleteDocuments(query(term("id", docid)))
+writer.commit()
+writer.close()
+"""
+
+
+def merge_into_compound(index: Path, java: Path, jar: Path, delete: Sequence[str]) -> list[str]:
+    """Merges ``index`` into one compound-file segment with the jar's Lucene, then deletes
+    the documents whose ``id`` is in ``delete``; returns the command run."""
+    command = [sys.executable, "-c", _MERGE, str(jar), str(index), *delete]
+    env = dict(os.environ, JAVA_HOME=str(java.parent.parent))
+    run = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if run.returncode != 0:
+        tail = (run.stdout + run.stderr)[-3000:]
+        raise RuntimeError(f"{index}: the compound merge failed ({run.returncode}):\n{tail}")
+    return ["python", "-c", "<IndexWriter.forceMerge(1), compound files>", str(index), *delete]
 
 
 def default_java() -> Path:
@@ -379,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fields", nargs="*", default=[])
     parser.add_argument("--replaced", type=int, default=0)
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--compound", action="store_true")
+    parser.add_argument("--drop", type=int, default=0)
     for name in ("positions", "docvectors", "raw", "contents"):
         parser.add_argument(f"--store-{name}", action="store_true")
     args = parser.parse_args(argv)
@@ -393,6 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         fields=tuple(args.fields),
         replaced=args.replaced,
         limit=args.limit,
+        compound=args.compound,
+        drop=args.drop,
     )
     result = build(
         spec,

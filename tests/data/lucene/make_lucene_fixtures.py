@@ -51,6 +51,7 @@ BUILDS: list[tuple[LuceneBuild, tuple[str, ...]]] = [
         ("1.6.0", "0.19.0"),
     ),
     (LuceneBuild(COLLECTION, files=3, threads=2, store_raw=True, replaced=5), ("1.6.0", "0.19.0")),
+    (LuceneBuild(COLLECTION, files=3, threads=2, compound=True, drop=3), ("1.6.0", "0.19.0")),
 ]
 # Documents recorded: the first five (replaced in the build with deletions), a middle and
 # the last one, and an id that is not there.
@@ -104,12 +105,14 @@ def queries() -> list[tuple[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jars", type=Path, default=Path.home() / ".cache/rserini/anserini-jars")
+    parser.add_argument("--only", nargs="*", help="rebuild only these builds (by name)")
     args = parser.parse_args()
     java = find_java().java
     topics = queries()
-    rows: list[dict[str, Any]] = []
     (HERE / "expected").mkdir(exist_ok=True)
     for spec, releases in BUILDS:
+        if args.only and spec.name not in args.only:
+            continue
         shared: dict[str, Any] | None = None
         indexes: dict[str, Any] = {}
         for release in releases:
@@ -139,10 +142,13 @@ def main() -> int:
             ]
             command = [Path(c).name if c.endswith((".jar", "/java")) else c for c in command]
             command[-1] = f"{version}/{spec.name}"
+            if result.merge_command:
+                merge = [*result.merge_command[:3], f"{version}/{spec.name}"]
+                command += ["&&", *merge, *result.merge_command[4:]]
             indexes[version] = {
                 "pyserini_release": release,
                 "jar": jar.name,
-                "command": shlex.join(command),
+                "command": shlex.join(command).replace("'&&'", "&&"),
                 "segments": result.segments,
                 "deletions": result.deletions,
                 "stats": out["stats"],
@@ -152,22 +158,7 @@ def main() -> int:
             if out["runs"] != shared["runs"]:
                 # Anserini searches Lucene 8 indexes without its tie rule and score rounding.
                 indexes[version]["runs"] = out["runs"]
-            size = sum(p.stat().st_size for p in target.iterdir())
-            rows.append(
-                {
-                    "folder": f"{version}/{spec.name}",
-                    "release": release,
-                    "jar": jar.name,
-                    "segments": result.segments,
-                    "deletions": result.deletions,
-                    "live": out["stats"]["num_docs"],
-                    "max_doc": out["stats"]["max_doc"],
-                    "bytes": size,
-                    "seconds": result.seconds,
-                    "command": shlex.join(command),
-                }
-            )
-            print(f"{version}/{spec.name}: {result.segments} segments, {size} bytes", flush=True)
+            print(f"{version}/{spec.name}: {result.segments} segments", flush=True)
         assert shared is not None
         expected = {
             "build": {k: v for k, v in spec.__dict__.items()},
@@ -180,25 +171,37 @@ def main() -> int:
         body = json.dumps(expected, ensure_ascii=False, sort_keys=True).encode("utf-8")
         # mtime=0: the same outputs give the same bytes.
         (HERE / "expected" / f"{spec.name}.json.gz").write_bytes(gzip.compress(body, mtime=0))
-    write_readme(rows)
+    write_readme()
     return 0
 
 
-def write_readme(rows: list[dict[str, Any]]) -> None:
-    """The README: what each folder is and the command that built it."""
+def write_readme() -> None:
+    """The README's table of folders and their commands, from the expected files."""
+    rows = []
+    for spec, _ in BUILDS:
+        expected = json.loads(
+            gzip.decompress((HERE / "expected" / f"{spec.name}.json.gz").read_bytes())
+        )
+        for version, index in expected["indexes"].items():
+            folder = HERE / version / spec.name
+            rows.append(
+                (f"{version}/{spec.name}", index, sum(p.stat().st_size for p in folder.iterdir()))
+            )
     head = (HERE / "README.md").read_text(encoding="utf-8").split("\n## Folders\n")[0]
     lines = [head.rstrip(), "", "## Folders", ""]
     lines.append(
         "| folder | Pyserini wheel | Anserini jar | segments | deleted | live / maxDoc | bytes |"
     )
     lines.append("| --- | --- | --- | ---: | --- | --- | ---: |")
-    for r in rows:
+    for folder, index, size in rows:
+        stats = index["stats"]
         lines.append(
-            f"| `{r['folder']}` | {r['release']} | `{r['jar']}` | {r['segments']} | "
-            f"{'yes' if r['deletions'] else 'no'} | {r['live']} / {r['max_doc']} | {r['bytes']:,} |"
+            f"| `{folder}` | {index['pyserini_release']} | `{index['jar']}` | "
+            f"{index['segments']} | {'yes' if index['deletions'] else 'no'} | "
+            f"{stats['num_docs']} / {stats['max_doc']} | {size:,} |"
         )
     lines += ["", "Commands (run from this folder; `<input>` is the JsonCollection input):", ""]
-    lines += [f"- `{r['folder']}`: `{r['command']}`" for r in rows]
+    lines += [f"- `{folder}`: `{index['command']}`" for folder, index, _ in rows]
     (HERE / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
