@@ -361,12 +361,16 @@ def test_cli_help_shows_the_core_s_names_and_defaults(command: str) -> None:
 
 def test_analyzer_option_names_are_the_core_s() -> None:
     assert rserini.TOKENIZERS == ("standard", "word", "whitespace")
-    assert rserini.STEMMERS == ("none", "porter", "snowball-english")
+    assert rserini.STEMMERS == ("none", "porter", "snowball-english", "lucene")
     assert rserini.STOPWORD_LISTS == ("none", "lucene-english")
     for tokenizer in rserini.TOKENIZERS:
         assert Analyzer("plain", tokenizer=tokenizer).config["tokenizer"] == tokenizer
-    for stemmer in rserini.STEMMERS:
+    for stemmer in rserini.STEMMERS[:-1]:
         assert Analyzer("plain", stemmer=stemmer).config["stemmer"] == stemmer
+    # "lucene" is a language preset's own stemmer.
+    assert Analyzer("lucene-de", stemmer="none").config["stemmer"] == "none"
+    with pytest.raises(AnalyzerError, match="a language's own"):
+        Analyzer("plain", stemmer="lucene")
     for stopwords in rserini.STOPWORD_LISTS:
         assert Analyzer("plain", stopwords=stopwords).config["stopwords"] == stopwords
     assert Analyzer("plain", stopwords=["a", "b"]).config["stopwords"] == ["a", "b"]

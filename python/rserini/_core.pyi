@@ -44,11 +44,14 @@ class Analyzer:
         Preset: ``"lucene-english"`` (Pyserini's default analyzer: UAX#29 words,
         possessives, lowercase, 33 stopwords, Porter), ``"plain"`` (Python's
         ``\\w+`` on lowercased text), ``"code"`` (``plain`` plus identifier
-        sub-tokens) or ``"whitespace"``.
+        sub-tokens), ``"whitespace"``, or ``"lucene-<code>"``: Lucene's analyzer
+        for a language, as Pyserini's ``get_lucene_analyzer(language=<code>)``
+        (``rserini.ANALYZER_PRESETS`` lists them).
     tokenizer, lowercase, possessive, code_subtokens, stopwords, stemmer
         Override one step of the preset. ``stopwords`` is ``"none"``,
-        ``"lucene-english"`` or a list of words; ``stemmer`` is ``"none"``,
-        ``"porter"`` or ``"snowball-english"``.
+        ``"lucene-english"``, a language's ``"lucene-<code>"`` or a list of words;
+        ``stemmer`` is ``"none"``, ``"porter"``, ``"snowball-english"`` or, for a
+        language preset, ``"lucene"`` (its own).
 
     Raises
     ------
@@ -65,7 +68,7 @@ class Analyzer:
         possessive: bool | None = None,
         code_subtokens: bool | None = None,
         stopwords: str | Sequence[str] | None = None,
-        stemmer: Literal["none", "porter", "snowball-english"] | None = None,
+        stemmer: Literal["none", "porter", "snowball-english", "lucene"] | None = None,
     ) -> Analyzer: ...
     def analyze(self, text: str) -> list[str]:
         """The terms of ``text``, in order."""
