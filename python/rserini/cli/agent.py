@@ -8,8 +8,10 @@ import json
 import re
 from pathlib import Path
 
+from rserini.agent.llm.model import ModelSpec
 from rserini.agent.runs.citations import NUMERIC_DOCID
 from rserini.agent.runs.evaluation import evaluate_records
+from rserini.agent.runs.llm_agent import DEFAULT_MAX_TURNS
 from rserini.agent.runs.metrics import GAINS
 from rserini.agent.runs.records import read_runs
 from rserini.agent.tools.budget import DEFAULT_RATIO
@@ -20,12 +22,17 @@ from rserini.exceptions import RseriniError
 __all__ = ["add_commands"]
 
 RUN_DESCRIPTION = """\
-Run a scripted agent (no language model) over a query set with the agent tools on one
-index: it searches each question as it is, browses --pages more pages of that ranking,
+Run an agent over a query set with the agent tools on one index. With --model
+PROVIDER:MODEL a language model is the agent, with Pi-Serini's plain_minimal prompt:
+openai (Chat Completions; any compatible --base-url: vLLM, Ollama, llama.cpp server),
+openai-responses (the Responses API) or anthropic (Messages); the key is --api-key or
+OPENAI_API_KEY / ANTHROPIC_API_KEY (needs pip install "rserini[llm]"). Without --model a
+scripted agent plays: it searches each question as it is, browses --pages more pages,
 opens the --open best-ranked documents and answers citing them as [docid]. Each query gets
 a fresh session (search ids restart at s1) and a pi-serini run record <query_id>.json in
 --output, with its events in raw-events/<query_id>.jsonl. Queries already recorded in
---output are skipped."""
+--output are skipped, so a rerun resumes; a query whose endpoint kept failing gets no
+record (the command then exits 1)."""
 
 DESCRIPTION = """\
 Evaluate a folder of per-query agent run records (<query_id>.json, as `rserini agent-run`
@@ -90,8 +97,71 @@ def _add_agent_run(sub: Subcommands) -> None:
         action="store_true",
         help="the tools' improvements (LRU cache, excerpts on every page, best passages)",
     )
+    add_model_args(p, "the agent's model")
+    p.add_argument("--concurrency", type=int, default=1, help="queries run at once (default 1)")
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=DEFAULT_MAX_TURNS,
+        help=f"assistant turns before a run without an answer fails (default {DEFAULT_MAX_TURNS})",
+    )
+    p.add_argument(
+        "--prices",
+        type=float,
+        nargs=2,
+        default=(0.0, 0.0),
+        metavar=("INPUT", "OUTPUT"),
+        help="USD per million input and output tokens, for the records' cost (default 0 0)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     p.set_defaults(func=_cmd_agent_run)
+
+
+def add_model_args(p: argparse.ArgumentParser, what: str) -> None:
+    """``--model``, ``--base-url``, ``--api-key``, ``--max-output-tokens``,
+    ``--temperature``, ``--max-retries``."""
+    prefix = "judge-" if what.startswith("the judge") else ""
+    p.add_argument(
+        f"--{prefix}model",
+        default=None,
+        metavar="PROVIDER:MODEL",
+        help=f"{what}: openai:M, openai-responses:M or anthropic:M",
+    )
+    p.add_argument(
+        f"--{prefix}base-url",
+        default=None,
+        metavar="URL",
+        help="the endpoint (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)",
+    )
+    p.add_argument(
+        f"--{prefix}api-key",
+        default=None,
+        help="API key (default: $OPENAI_API_KEY / $ANTHROPIC_API_KEY)",
+    )
+    p.add_argument(
+        f"--{prefix}max-output-tokens", type=int, default=None, help="output cap of each turn"
+    )
+    p.add_argument(f"--{prefix}temperature", type=float, default=None, help="sampling temperature")
+    p.add_argument(
+        f"--{prefix}max-retries",
+        type=int,
+        default=4,
+        help="retries on rate limits, overload and dropped connections (default 4)",
+    )
+
+
+def model_spec(args: argparse.Namespace, prefix: str = "") -> ModelSpec | None:
+    """The :class:`ModelSpec` the ``add_model_args`` flags give, or ``None`` without one."""
+    name = getattr(args, f"{prefix}model")
+    if name is None:
+        return None
+    return ModelSpec.parse(
+        name,
+        base_url=getattr(args, f"{prefix}base_url"),
+        api_key=getattr(args, f"{prefix}api_key"),
+        max_output_tokens=getattr(args, f"{prefix}max_output_tokens"),
+        temperature=getattr(args, f"{prefix}temperature"),
+    )
 
 
 def _cmd_agent_run(args: argparse.Namespace) -> int:
@@ -99,24 +169,47 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
     import time
 
     from rserini._core import Index, read_queries
-    from rserini.agent.runs.runner import run_queries
+    from rserini.agent.runs.llm_agent import LLMAgent
+    from rserini.agent.runs.runner import Agent, run_queries
     from rserini.agent.runs.scripted import ScriptedAgent
     from rserini.agent.tools.options import ToolOptions
 
     queries = read_queries(args.queries)
     if not queries:
         raise RseriniError(f"{args.queries}: no query in the file")
-    try:
-        agent = ScriptedAgent(args.pages, args.open_top, args.citation_pattern)
-    except ValueError as e:
-        raise RseriniError(str(e)) from None
+    if args.concurrency < 1:
+        raise RseriniError(f"--concurrency must be >= 1 (got {args.concurrency})")
+    spec = model_spec(args)
+    agent: Agent
+    if spec is not None:
+        spec.client()  # a missing SDK or key fails before anything runs
+        agent = LLMAgent(
+            spec,
+            args.citation_pattern,
+            max_turns=args.max_turns,
+            max_retries=args.max_retries,
+            prices=tuple(args.prices),
+        )
+    else:
+        try:
+            agent = ScriptedAgent(args.pages, args.open_top, args.citation_pattern)
+        except ValueError as e:
+            raise RseriniError(str(e)) from None
     index = Index.load(args.index)
     started = time.perf_counter()
     interactive = not args.quiet and sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
-        if interactive and (done % 50 == 0 or done == total):
-            print(f"\ragent-run: {done}/{total} queries", end="", file=sys.stderr, flush=True)
+        if interactive:
+            width = 30
+            bar = "#" * (width * done // total)
+            print(
+                f"\ragent-run [{bar:<{width}}] {done}/{total} queries "
+                f"({time.perf_counter() - started:.0f}s)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
 
     try:
         summary = run_queries(
@@ -131,6 +224,7 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
             steer_ratio=args.steer_ratio,
             setup={"indexPath": str(args.index), "queryFile": str(args.queries)},
             progress=progress,
+            concurrency=args.concurrency,
         )
     except ValueError as e:  # an index without documents, k1 or b out of range
         raise RseriniError(str(e)) from None
@@ -143,6 +237,15 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
             f"already done, in {time.perf_counter() - started:.1f}s -> {args.output}",
             file=sys.stderr,
         )
+    for qid, error in summary.errors.items():
+        print(f"agent-run: query {qid} not recorded: {error}", file=sys.stderr)
+    if summary.errors:
+        print(
+            f"agent-run: {len(summary.errors)} queries failed; run the same command again "
+            "to retry them",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
