@@ -7,10 +7,11 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rserini.agent.llm.model import ModelSpec
 from rserini.agent.runs.citations import NUMERIC_DOCID
-from rserini.agent.runs.evaluation import evaluate_records
+from rserini.agent.runs.evaluation import RunEvaluation, evaluate_records
 from rserini.agent.runs.llm_agent import DEFAULT_MAX_TURNS
 from rserini.agent.runs.metrics import GAINS
 from rserini.agent.runs.records import read_runs
@@ -18,6 +19,9 @@ from rserini.agent.tools.budget import DEFAULT_RATIO
 from rserini.cli.bm25_args import add_k1_b
 from rserini.cli.common import Subcommands
 from rserini.exceptions import RseriniError
+
+if TYPE_CHECKING:
+    from rserini.agent.runs.answers import AnswerEvaluation
 
 __all__ = ["add_commands"]
 
@@ -39,7 +43,11 @@ Evaluate a folder of per-query agent run records (<query_id>.json, as `rserini a
 or pi-serini writes them) against qrels: macro and micro recall of the surfaced,
 previewed, opened, cited and agent docid sets (percent), and nDCG@10, R@100 and R@1000 of
 the surfaced docids in first-seen order (pi-serini's gains: 2^rel - 1). Queries without a
-positive judgement are left out of every mean (see --unjudged)."""
+positive judgement are left out of every mean (see --unjudged). With --judge-model an LLM
+judge grades each completed answer with Pi-Serini's prompt (against --answers when given,
+else reference-free): accuracy (incomplete runs count as wrong), RMS calibration error
+(bins of 100, at least 100 verdicts, confidence 100 when the answer gives none) and
+citation precision and recall; verdicts are cached in --judge-cache."""
 
 
 def _add_citation_pattern(p: argparse.ArgumentParser, what: str) -> None:
@@ -117,10 +125,9 @@ def _add_agent_run(sub: Subcommands) -> None:
     p.set_defaults(func=_cmd_agent_run)
 
 
-def add_model_args(p: argparse.ArgumentParser, what: str) -> None:
-    """``--model``, ``--base-url``, ``--api-key``, ``--max-output-tokens``,
-    ``--temperature``, ``--max-retries``."""
-    prefix = "judge-" if what.startswith("the judge") else ""
+def add_model_args(p: argparse.ArgumentParser, what: str, prefix: str = "") -> None:
+    """``--[prefix]model``, ``base-url``, ``api-key``, ``max-output-tokens``,
+    ``temperature`` and ``max-retries``."""
     p.add_argument(
         f"--{prefix}model",
         default=None,
@@ -152,6 +159,7 @@ def add_model_args(p: argparse.ArgumentParser, what: str) -> None:
 
 def model_spec(args: argparse.Namespace, prefix: str = "") -> ModelSpec | None:
     """The :class:`ModelSpec` the ``add_model_args`` flags give, or ``None`` without one."""
+    prefix = prefix.replace("-", "_")
     name = getattr(args, f"{prefix}model")
     if name is None:
         return None
@@ -295,8 +303,52 @@ def _add_agent_eval(sub: Subcommands) -> None:
         help="read every <query_id>.json, not only numeric ids (pi-serini reads <digits>.json)",
     )
     _add_citation_pattern(p, "regex of one cited docid, for records without cited_docids")
+    add_model_args(p, "the judge's model (default: no judging)", prefix="judge-")
+    p.add_argument(
+        "--answers",
+        type=Path,
+        default=None,
+        help="gold answers: JSONL with query_id and answer (and query), or qid<TAB>answer",
+    )
+    p.add_argument(
+        "--judge-cache",
+        type=Path,
+        default=None,
+        help="folder of cached verdicts (default: <runs>/judgments)",
+    )
+    p.add_argument(
+        "--judge-timeout",
+        type=float,
+        default=180.0,
+        help="seconds for one verdict, retries included (default 180)",
+    )
     p.add_argument("--json", action="store_true", help="print everything as JSON")
     p.set_defaults(func=_cmd_agent_eval)
+
+
+def _read_answers(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """``({qid: answer}, {qid: question})`` from JSONL or ``qid<TAB>answer`` lines."""
+    answers: dict[str, str] = {}
+    questions: dict[str, str] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("{"):
+            try:
+                row = json.loads(line)
+                qid, answer = str(row["query_id"]), str(row["answer"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise RseriniError(
+                    f"{path}:{n}: need a JSON object with query_id and answer ({e})"
+                ) from None
+            if isinstance(row.get("query"), str):
+                questions[qid] = row["query"]
+        else:
+            qid, tab, answer = line.partition("\t")
+            if not tab:
+                raise RseriniError(f"{path}:{n}: expected qid<TAB>answer")
+        answers[qid.strip()] = answer.strip()
+    return answers, questions
 
 
 def _cmd_agent_eval(args: argparse.Namespace) -> int:
@@ -327,8 +379,90 @@ def _cmd_agent_eval(args: argparse.Namespace) -> int:
                 citation_pattern=args.citation_pattern,
             )
         )
+    judged = _judge_answers(args, records, read_qrels(args.qrels), queries)
     if args.json:
-        print(json.dumps([r.to_dict() for r in results], indent=1))
+        rows = [r.to_dict() for r in results]
+        if judged is not None:
+            rows.append({"label": "answers", **judged.to_dict()})
+        print(json.dumps(rows, indent=1))
     else:
-        print("\n".join(r.to_text() for r in results), end="")
+        blocks = [r.to_text() for r in results]
+        if judged is not None:
+            blocks.append(judged.to_text())
+            blocks.append(_table_one(judged, results[0]))
+        print("\n".join(blocks), end="")
     return 0
+
+
+def _judge_answers(
+    args: argparse.Namespace,
+    records: dict[str, dict[str, object]],
+    qrels: dict[str, dict[str, int]],
+    queries: list[str] | None,
+) -> AnswerEvaluation | None:
+    import sys
+
+    from rserini.agent.runs.answers import evaluate_answers
+    from rserini.agent.runs.judge import Judge
+
+    spec = model_spec(args, "judge-")
+    if spec is None:
+        if args.answers is not None:
+            raise RseriniError("--answers needs --judge-model")
+        return None
+    answers, questions = _read_answers(args.answers) if args.answers else ({}, {})
+    judge = Judge(
+        spec,
+        cache_dir=args.judge_cache or args.runs / "judgments",
+        timeout_seconds=args.judge_timeout,
+        max_retries=args.judge_max_retries,
+    )
+    interactive = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if interactive:
+            print(f"\ragent-eval: judged {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    judged = evaluate_answers(
+        records,
+        qrels,
+        judge,
+        queries=queries,
+        questions=questions,
+        answers=answers,
+        threshold=args.threshold,
+        citation_pattern=args.citation_pattern,
+        progress=progress,
+    )
+    if interactive:
+        print(file=sys.stderr)
+    failed = sum(1 for row in judged.per_query.values() if "error" in row.get("judgment", {}))
+    if failed:
+        print(
+            f"agent-eval: {failed} verdicts failed (counted wrong, not cached: run again "
+            "to retry them)",
+            file=sys.stderr,
+        )
+    return judged
+
+
+def _table_one(judged: AnswerEvaluation, retrieval: RunEvaluation) -> str:
+    """The paper's Table 1 columns side by side (recalls: macro %, first qrels)."""
+
+    def pct(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.2f}"
+
+    calibration = "-" if judged.calibration is None else f"{judged.calibration:.2f}"
+    cells = [
+        ("Accuracy", pct(judged.accuracy)),
+        ("Calib. error", calibration),
+        ("Surfaced", pct(retrieval.macro["surfaced"])),
+        ("Previewed", pct(retrieval.macro["previewed"])),
+        ("Behavior", pct(retrieval.macro["agent"])),
+        ("Cit. P", pct(judged.citation_precision)),
+        ("Cit. R", pct(judged.citation_recall)),
+    ]
+    widths = [max(len(h), len(v)) for h, v in cells]
+    head = "  ".join(h.rjust(w) for (h, _), w in zip(cells, widths, strict=True))
+    row = "  ".join(v.rjust(w) for (_, v), w in zip(cells, widths, strict=True))
+    return f"table 1 ({retrieval.label}, macro %)\n{head}\n{row}\n"

@@ -150,6 +150,9 @@ class Conversation:
         """A user message (the time budget's steer)."""
         self.history.append({"role": "user", "content": text})
 
+    def _system(self) -> list[dict[str, Any]]:
+        return [{"role": "system", "content": self.system}] if self.system else []
+
     def _sampling(self) -> dict[str, Any]:
         return {} if self.spec.temperature is None else {"temperature": self.spec.temperature}
 
@@ -165,7 +168,7 @@ class ChatCompletionsConversation(Conversation):
             extra["tools"] = self.tools
         response = self.client.chat.completions.create(
             model=self.spec.model,
-            messages=[{"role": "system", "content": self.system}, *self.history],
+            messages=[*self._system(), *self.history],
             timeout=timeout,
             **extra,
         )
@@ -194,11 +197,12 @@ class ResponsesConversation(Conversation):
         extra = self._sampling()
         if self.spec.max_output_tokens is not None:
             extra["max_output_tokens"] = self.spec.max_output_tokens
+        if self.system:
+            extra["instructions"] = self.system
         if self.tools:
             extra["tools"] = self.tools
         response = self.client.responses.create(
             model=self.spec.model,
-            instructions=self.system,
             input=self.history,
             timeout=timeout,
             **extra,
@@ -232,9 +236,10 @@ class AnthropicConversation(Conversation):
         extra = self._sampling()
         if self.tools:
             extra["tools"] = self.tools
+        if self.system:
+            extra["system"] = self.system
         response = self.client.messages.create(
             model=self.spec.model,
-            system=self.system,
             messages=self.history,
             max_tokens=self.spec.max_output_tokens or _ANTHROPIC_MAX_TOKENS,
             timeout=timeout,
