@@ -386,11 +386,10 @@ def _cmd_agent_eval(args: argparse.Namespace) -> int:
             rows.append({"label": "answers", **judged.to_dict()})
         print(json.dumps(rows, indent=1))
     else:
-        blocks = [r.to_text() for r in results]
+        texts = [r.to_text() for r in results]
         if judged is not None:
-            blocks.append(judged.to_text())
-            blocks.append(_table_one(judged, results[0]))
-        print("\n".join(blocks), end="")
+            texts += [judged.to_text(), _table_one(judged, results[0])]
+        print("\n".join(texts), end="")
     return 0
 
 
