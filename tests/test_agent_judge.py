@@ -219,7 +219,7 @@ def test_scifact_agent_run_then_agent_eval(tmp_path):
         evaluated = cli(
             "agent-eval", "--runs", str(run), "--qrels", str(folder / "qrels" / "test.tsv"),
             "--judge-model", "anthropic:judge", "--judge-base-url", judge.anthropic_url,
-            "--judge-api-key", "k", "--answers", str(answers), "--json",
+            "--judge-api-key", "k", "--answers", str(answers), "--json", "--judge-concurrency", "3",
         )  # fmt: skip
         assert evaluated.returncode == 0, evaluated.stderr
         judged_requests = len(judge.requests)

@@ -317,6 +317,9 @@ def _add_agent_eval(sub: Subcommands) -> None:
         help="folder of cached verdicts (default: <runs>/judgments)",
     )
     p.add_argument(
+        "--judge-concurrency", type=int, default=1, help="verdicts asked at once (default 1)"
+    )
+    p.add_argument(
         "--judge-timeout",
         type=float,
         default=180.0,
@@ -405,6 +408,8 @@ def _judge_answers(
     from rserini.agent.runs.judge import Judge
 
     spec = model_spec(args, "judge-")
+    if args.judge_concurrency < 1:
+        raise RseriniError(f"--judge-concurrency must be >= 1 (got {args.judge_concurrency})")
     if spec is None:
         if args.answers is not None:
             raise RseriniError("--answers needs --judge-model")
@@ -432,6 +437,7 @@ def _judge_answers(
         threshold=args.threshold,
         citation_pattern=args.citation_pattern,
         progress=progress,
+        concurrency=args.judge_concurrency,
     )
     if interactive:
         print(file=sys.stderr)

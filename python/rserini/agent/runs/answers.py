@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,6 +174,7 @@ def evaluate_answers(
     threshold: int = 1,
     citation_pattern: str = NUMERIC_DOCID,
     progress: Callable[[int, int], None] | None = None,
+    concurrency: int = 1,
 ) -> AnswerEvaluation:
     """Judges every completed answer and computes the answer columns.
 
@@ -189,53 +192,72 @@ def evaluate_answers(
         Question texts (default: each record's ``metadata.query``).
     answers
         Gold answers (gold-answer judging); a query without one is judged reference-free.
+    progress
+        Called with (done, total) after each query.
+    concurrency
+        Verdicts asked at once.
     """
     qids = tuple(records) if queries is None else tuple(dict.fromkeys(queries))
-    per_query: dict[str, dict[str, Any]] = {}
-    pairs: list[tuple[float, bool]] = []
-    citing: list[tuple[float, float]] = []
-    correct_count = completed = judged = 0
-    completed_correct = 0
-    for done, qid in enumerate(qids, start=1):
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be >= 1 (got {concurrency})")
+    lock = threading.Lock()
+    done = 0
+
+    def judged_row(qid: str) -> dict[str, Any]:
+        nonlocal done
         record = records.get(qid, {})
         response = final_response(record)
-        is_completed = record.get("status") == "completed"
         metadata = record.get("metadata")
         question = (questions or {}).get(qid) or (
             str(metadata.get("query", "")) if isinstance(metadata, Mapping) else ""
         )
         row: dict[str, Any] = {
-            "completed": is_completed,
+            "completed": record.get("status") == "completed",
             "response_confidence": answer_confidence(response, None),
             "calibration_confidence": answer_confidence(response),
         }
-        if is_completed and response:
-            completed += 1
-            verdict, judgment = judge.judge(question, response, (answers or {}).get(qid))
-            row["judgment"] = judgment
+        if row["completed"] and response:
+            verdict, row["judgment"] = judge.judge(question, response, (answers or {}).get(qid))
             cited = record_views(record, citation_pattern)["cited"]
             relevant = positives({d: r for d, r in qrels.get(qid, {}).items() if r > 0}, threshold)
             precision, recall = citation_metrics(cited, relevant)
             row["citations"] = {"cited": cited, "precision": precision, "recall": recall}
-            if cited:
-                citing.append((precision, recall))
         else:
-            if is_completed:
-                completed += 1
             verdict = Verdict(None, None, error="Response incomplete or unavailable for judging.")
         row["verdict"] = verdict.to_dict()
         row["correct"] = verdict.correct is True
-        if verdict.correct is True:
-            correct_count += 1
-            completed_correct += is_completed
-        if not verdict.parse_error and verdict.correct is not None:
-            judged += 1
-            confidence = row["calibration_confidence"]
-            if confidence is not None:
-                pairs.append((confidence, verdict.correct))
-        per_query[qid] = row
-        if progress is not None:
-            progress(done, len(qids))
+        with lock:
+            done += 1
+            if progress is not None:
+                progress(done, len(qids))
+        return row
+
+    if concurrency == 1:
+        rows = [judged_row(q) for q in qids]
+    else:
+        with ThreadPoolExecutor(concurrency, thread_name_prefix="rserini-judge") as pool:
+            rows = list(pool.map(judged_row, qids))
+    per_query = dict(zip(qids, rows, strict=True))
+    completed_rows = [r for r in rows if r["completed"]]
+    # Parsed verdicts pair with the answer's confidence for the calibration error.
+    pairs = [
+        (r["calibration_confidence"], bool(r["verdict"]["correct"]))
+        for r in rows
+        if not r["verdict"]["parse_error"]
+        and r["verdict"]["correct"] is not None
+        and r["calibration_confidence"] is not None
+    ]
+    judged = sum(
+        1 for r in rows if not r["verdict"]["parse_error"] and r["verdict"]["correct"] is not None
+    )
+    citing = [
+        (r["citations"]["precision"], r["citations"]["recall"])
+        for r in rows
+        if r.get("citations", {}).get("cited")
+    ]
+    correct_count = sum(r["correct"] for r in rows)
+    completed = len(completed_rows)
+    completed_correct = sum(r["correct"] for r in completed_rows)
     n = len(qids)
     return AnswerEvaluation(
         judge=judge.model.name,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rserini.agent.llm.conversation import EndpointError, Usage
@@ -54,7 +55,8 @@ class LLMAgent:
     prices
         USD per million input and output tokens, for the records' cost (default 0).
     client
-        An SDK client to share (default: one per run, from ``model``).
+        An SDK client (default: one made from ``model`` at the first run and shared by
+        every run, concurrent ones included).
     """
 
     model: ModelSpec
@@ -93,7 +95,7 @@ class LLMAgent:
         user = user_prompt(question)
         events: list[dict[str, object]] = [_message("user", user)]
         conversation = make_conversation(
-            self.model, system_prompt(session.tools), user, session.options, client=self.client
+            self.model, system_prompt(session.tools), user, session.options, client=self._client
         )
         usage = Usage()
         timed_out = answered = False
@@ -144,6 +146,10 @@ class LLMAgent:
         )
         record["stats"]["usage"] = self._usage(usage)
         return record, events
+
+    @cached_property
+    def _client(self) -> Any:
+        return self.client if self.client is not None else self.model.client()
 
     def _usage(self, usage: Usage) -> dict[str, object]:
         input_cost = usage.input_tokens * self.prices[0] / 1e6
