@@ -15,7 +15,7 @@
 //!     ("d2".to_string(), "Plants convert sunlight into energy.".to_string()),
 //! ];
 //! let index = Index::build(AnalyzerConfig::default(), docs).unwrap();
-//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default()));
+//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default())).unwrap();
 //! assert_eq!(index.docid(hits[0].doc), Some("d1"));
 //! ```
 
