@@ -107,9 +107,7 @@ def test_committed_index_is_the_version_and_shape_it_claims(
 def test_expected_documents_are_the_indexed_ones(name: str) -> None:
     """The raw documents Pyserini returned are the builder's input, replacements live."""
     expected = expected_outputs(name)
-    spec = LuceneBuild(
-        **{k: tuple(v) if k == "fields" else v for k, v in expected["build"].items()}
-    )
+    spec = committed_build(name)
     corpus = {d["_id"]: d for d in read_beir_corpus(collection("adi"))}
     dropped = list(corpus)[len(corpus) - spec.drop :]
     for docid, doc in expected["docs"].items():
