@@ -6,8 +6,10 @@
 >>> [(hit.docid, hit.score) for hit in searcher.search("query text", k=10)]  # doctest: +SKIP
 
 The index is an rserini index folder (``rserini index`` or :meth:`rserini.Index.save`) built
-with the default ``lucene-english`` analyzer, Pyserini's default analyzer. Results come in
-Pyserini's final order and with Pyserini's scores:
+with the default ``lucene-english`` analyzer, Pyserini's default analyzer, or a Lucene index
+folder written by Anserini or Pyserini (read without a JVM and never written; prebuilt ones
+by name with :meth:`LuceneSearcher.from_prebuilt_index`). Results come in Pyserini's final
+order and with Pyserini's scores:
 
 1. Lucene's BM25 scores (float32), or with ``set_qld(mu)`` its Dirichlet query-likelihood
    scores, ranked by score descending, then docid ascending, as
@@ -21,20 +23,19 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``,
-``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with ``strip_segment_id`` and
-``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that store
-their documents), ``num_docs``, ``close`` and context management; and
-:func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
-``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, other languages and analyzers,
-custom query generators, multi-field search, Lucene ``Query`` objects, and impact or dense
-search.
+Covered: ``LuceneSearcher(index_dir)`` and ``from_prebuilt_index``, ``set_bm25``,
+``set_qld``, ``set_rm3``, ``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with
+``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` (by docid or internal
+id) and ``batch_get_docs``, ``num_docs``, ``close`` and context management;
+:class:`IndexReader` (Pyserini's ``LuceneIndexReader``); and :func:`run`/:func:`write_run`
+for the ``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene``
+command. Not covered (each raises :class:`NotSupportedError` naming the feature): Lucene
+(Java) document objects, other languages and analyzers, custom query generators,
+multi-field search, Lucene ``Query`` objects, and impact or dense search.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,7 +46,16 @@ import numpy as np
 import numpy.typing as npt
 
 from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index
-from rserini.exceptions import QueryError, RseriniError, UnknownDocidError
+from rserini.exceptions import QueryError
+from rserini.index_reader import IndexReader, LuceneIndexReader
+from rserini.stored_document import (
+    NO_LUCENE_OBJECTS,
+    Document,
+    NotSupportedError,
+    docid_at,
+    is_lucene,
+    read_document,
+)
 
 _TIE_GAP = np.float32(1e-4)
 _TIE_STEP = np.float32(1e-6)
@@ -54,6 +64,8 @@ __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
     "Document",
+    "IndexReader",
+    "LuceneIndexReader",
     "LuceneSearcher",
     "NotSupportedError",
     "ScoredDoc",
@@ -62,10 +74,6 @@ __all__ = [
     "run",
     "write_run",
 ]
-
-
-class NotSupportedError(RseriniError, NotImplementedError):
-    """A Pyserini feature this facade does not provide."""
 
 
 def round_scores(scores: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -152,67 +160,7 @@ class ScoredDoc:
         NotSupportedError
             Always.
         """
-        raise NotSupportedError(_NO_LUCENE)
-
-
-_NO_LUCENE = "there are no Lucene documents: use LuceneSearcher.doc(docid) instead"
-_NO_STORE = (
-    "this index stores no documents (it was built with store=False), so doc() and "
-    "batch_get_docs() are not available; keep the corpus alongside the index"
-)
-
-
-class Document:
-    """A stored document, shaped like Pyserini's ``Document``.
-
-    Parameters
-    ----------
-    docid
-        Its id.
-    fields
-        Its original fields (the JSON object it was read from).
-    contents
-        The text that was indexed.
-    """
-
-    def __init__(self, docid: str, fields: Mapping[str, object], contents: str) -> None:
-        self._docid = docid
-        self._fields = dict(fields)
-        self._contents = contents
-
-    def __repr__(self) -> str:
-        return f"Document({self._docid!r})"
-
-    def docid(self) -> str:
-        """The document's id."""
-        return self._docid
-
-    def id(self) -> str:
-        """The document's id (Pyserini's alias of :meth:`docid`)."""
-        return self._docid
-
-    def contents(self) -> str:
-        """The indexed text."""
-        return self._contents
-
-    def raw(self) -> str:
-        """The original fields as a JSON object, as Pyserini's ``-storeRaw`` keeps them."""
-        return json.dumps(self._fields, ensure_ascii=False)
-
-    def get(self, field: str) -> str | None:
-        """One original field as a string (``None`` when absent)."""
-        value = self._fields.get(field)
-        return None if value is None else str(value)
-
-    def lucene_document(self) -> Any:
-        """Not available: there are no Lucene documents.
-
-        Raises
-        ------
-        NotSupportedError
-            Always.
-        """
-        raise NotSupportedError(_NO_LUCENE)
+        raise NotSupportedError(NO_LUCENE_OBJECTS)
 
 
 def _hits(
@@ -246,7 +194,9 @@ class LuceneSearcher:
     Parameters
     ----------
     index_dir
-        An rserini index folder (or an open :class:`rserini.Index`).
+        An rserini index folder, a Lucene index folder written by Anserini or Pyserini
+        (Lucene 8.6 to 9.x, read without a JVM and never written), or an open
+        :class:`rserini.Index`.
     scoring
         The BM25 parameters to start with, as :meth:`set_bm25` takes them (Lucene's
         BM25: ``variant="lucene"``, ``length="lucene"``); Pyserini's defaults,
@@ -257,7 +207,9 @@ class LuceneSearcher:
     FileNotFoundError
         If the folder does not exist.
     IndexCorruptedError
-        If it is not a readable rserini index.
+        If it is neither a readable rserini index nor a readable Lucene index.
+    IndexVersionError
+        For a Lucene version that is not read.
     NotSupportedError
         For a ``scoring`` of another BM25 variant or length mode.
     """
@@ -271,6 +223,8 @@ class LuceneSearcher:
         else:
             self.index_dir = os.fspath(index_dir)
             self.index = Index.load(index_dir)
+        # Whether the index is a Lucene folder (stored fields as Anserini's).
+        self.lucene: bool = is_lucene(index_dir)
         self.num_docs: int = len(self.index)
         # The BM25 of later searches.
         self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
@@ -285,18 +239,43 @@ class LuceneSearcher:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
 
     @classmethod
-    def from_prebuilt_index(cls, prebuilt_index_name: str, verbose: bool = False) -> LuceneSearcher:
-        """Not supported: prebuilt indexes are Lucene indexes.
+    def from_prebuilt_index(
+        cls, prebuilt_index_name: str, verbose: bool = False, *, download: bool = True
+    ) -> LuceneSearcher:
+        """Opens one of Pyserini's prebuilt Lucene indexes by name, as Pyserini does: the
+        copy in Pyserini's cache (``$PYSERINI_CACHE`` or ``~/.cache/pyserini``) with no
+        network access, else downloaded (a progress bar on stderr), checked against its
+        md5 and unpacked into that cache (:mod:`rserini.lucene.prebuilt`).
+
+        Parameters
+        ----------
+        prebuilt_index_name
+            Pyserini's name, e.g. ``"beir-v1.0.0-scifact.flat"`` or ``"msmarco-v1-passage"``.
+        verbose
+            Say what is opened, on stdout.
+        download
+            Allow downloading; when false only the cache is looked at.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        rserini.lucene.prebuilt.UnknownPrebuiltIndexError
+            For a name that is not one of Pyserini's prebuilt Lucene indexes (a
+            ``ValueError``; Pyserini prints it and returns ``None``).
+        rserini.lucene.prebuilt.NotCachedError
+            If the index is not cached and ``download`` is false.
+        rserini.lucene.prebuilt.ChecksumError
+            If the downloaded tarball's md5 is wrong.
+        rserini.lucene.prebuilt.DownloadError
+            If the download fails (offline, HTTP error, interrupted transfer).
         """
-        raise NotSupportedError(
-            f"prebuilt Pyserini indexes ({prebuilt_index_name!r}) are Lucene indexes; build an "
-            "rserini index from the corpus with `rserini index` and open its folder"
-        )
+        from rserini.lucene.prebuilt import prebuilt_index_path
+
+        if verbose:
+            print(f"Attempting to initialize prebuilt index {prebuilt_index_name}.")
+        path = prebuilt_index_path(prebuilt_index_name, download=download)
+        if verbose:
+            print(f"Initializing {prebuilt_index_name} from {path}...")
+        return cls(path)
 
     def set_bm25(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
         """Sets the BM25 parameters of later searches.
@@ -467,12 +446,15 @@ class LuceneSearcher:
 
         A docid indexed more than once (``duplicates="keep"``) gives its first copy, as
         Pyserini does; an internal id of a later copy also gives the first copy, where
-        Pyserini gives that copy.
+        Pyserini gives that copy. Of a Lucene index, the document's stored fields as
+        Anserini wrote them: ``raw()`` and ``contents()`` are ``None`` where they were
+        not stored, as in Pyserini.
 
         Parameters
         ----------
         docid
-            The docid, or an internal id (:attr:`ScoredDoc.lucene_docid`).
+            The docid, or an internal id (:attr:`ScoredDoc.lucene_docid`; Lucene's docid
+            in a Lucene index).
 
         Returns
         -------
@@ -482,26 +464,14 @@ class LuceneSearcher:
         Raises
         ------
         NotSupportedError
-            If the index stores no documents.
+            If the index is an rserini index that stores no documents.
         """
         if isinstance(docid, int):
-            if not 0 <= docid < self.num_docs:
+            found = docid_at(self.index, docid)
+            if found is None:
                 return None
-            found = self.index.docids(np.array([docid], dtype=np.int32))
-            if not found:
-                return None
-            docid = str(found[0])
-        reader = getattr(self.index, "doc", None)
-        if reader is None:
-            raise NotSupportedError(_NO_STORE)
-        try:
-            fields = reader(docid)
-            contents = self.index.contents(docid)
-        except UnknownDocidError:
-            return None
-        except QueryError as e:
-            raise NotSupportedError(f"{_NO_STORE} ({e})") from None
-        return Document(docid, fields, contents)
+            docid = found
+        return read_document(self.index, docid, self.lucene)
 
     def batch_get_docs(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         """Stored documents by docid, as Pyserini's ``batch_get_docs``.
@@ -574,6 +544,7 @@ class LuceneSearcher:
             For values outside those ranges, or an index without a document store (its
             message names the fix: rebuild with ``store=True``).
         """
+        self._check_feedback_text("RM3")
         params = {
             "fb_terms": int(fb_terms),
             "fb_docs": int(fb_docs),
@@ -585,6 +556,26 @@ class LuceneSearcher:
         # Pyserini passes the weight to Java as float32.
         params["original_query_weight"] = float(np.float32(original_query_weight))
         self.rm3 = params
+
+    def _check_feedback_text(self, model: str) -> None:
+        """Feedback reads the feedback documents' stored text: a Lucene index must have
+        kept its ``contents`` field."""
+        if not self.lucene:
+            return
+        for internal in range(64):
+            docid = docid_at(self.index, internal)
+            if docid is None:
+                return
+            document = read_document(self.index, docid, True)
+            if document is None:
+                continue
+            if document.contents() is None:
+                raise NotSupportedError(
+                    f"{model} reads the feedback documents' terms from their stored text, "
+                    "and this Lucene index was written without -storeContents (Pyserini "
+                    "reads its document vectors, -storeDocvectors, which rserini does not)"
+                )
+            return
 
     def unset_rm3(self) -> None:
         """Turns RM3 feedback off."""
@@ -625,6 +616,7 @@ class LuceneSearcher:
             For values outside those ranges, or an index without a document store (its
             message names the fix: rebuild with ``store=True``).
         """
+        self._check_feedback_text("Rocchio")
         params = {
             "top_fb_terms": int(top_fb_terms),
             "top_fb_docs": int(top_fb_docs),
