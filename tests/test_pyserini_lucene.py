@@ -202,7 +202,10 @@ def counts(t):
     except Exception:
         return None
 def postings(t, analyzer):
-    found = r.get_postings_list(t) if analyzer else r.get_postings_list(t, analyzer=None)
+    try:
+        found = r.get_postings_list(t) if analyzer else r.get_postings_list(t, analyzer=None)
+    except Exception:
+        return "error"
     return None if found is None else [[p.docid, p.tf] for p in found]
 print(json.dumps({{
     "stats": r.stats(),
@@ -235,8 +238,11 @@ def reader_outputs(reader: IndexReader, terms: list[str], docids: list[str]) -> 
         except ValueError:
             return None
 
-    def postings(t: str, analyzed: bool) -> list[list[int]] | None:
-        found = reader.get_postings_list(t) if analyzed else reader.get_postings_list(t, None)
+    def postings(t: str, analyzed: bool) -> list[list[int]] | str | None:
+        try:
+            found = reader.get_postings_list(t) if analyzed else reader.get_postings_list(t, None)
+        except ValueError:
+            return "error"
         return None if found is None else [[p.docid, p.tf] for p in found]
 
     return {

@@ -23,6 +23,7 @@ segment, deleted documents keeping their numbers). What differs from Pyserini:
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -186,10 +187,16 @@ class IndexReader:
     ) -> list[Posting] | None:
         """The live postings of ``term`` (analyzed with ``analyzer``, default the index's;
         ``None``: taken as it is), internal docids ascending; ``None`` if no live
-        document holds it, as Pyserini."""
+        document holds it, as Pyserini.
+
+        Raises
+        ------
+        QueryError
+            If the analysis leaves no term (a stopword).
+        """
         analyzed = self._term(term, self._analyzer(analyzer, None))
         if analyzed is None:
-            return None
+            raise QueryError(f"{term!r} analyzes to no term")
         ids, tfs = self.index.postings(analyzed)
         if len(ids) == 0:
             return None
@@ -248,26 +255,40 @@ class IndexReader:
         k1: float = DEFAULT_K1,
         b: float = DEFAULT_B,
     ) -> float:
-        """Lucene's BM25 score of the one term ``term`` in ``docid`` (0 if it does not
-        occur there): ``analyzer=None`` for an already analyzed term, e.g. a key of
+        """Lucene's BM25 weight of the one term ``term`` in ``docid`` as Anserini computes
+        it (the score of the term under a filter clause worth 1, less 1, in float32: the
+        search score rounded to float32's step near 1 to 2), 0 if it does not occur
+        there; ``analyzer=None`` for an already analyzed term, e.g. a key of
         :meth:`get_document_vector`.
 
         Raises
         ------
         UnknownDocidError
             For a docid not in the index.
-        NotSupportedError
-            For an analyzed term that the index's analyzer would change again.
         """
         analyzed = self._term(term, self._analyzer(analyzer, None))
+        internal = self.index.internal_id(docid)
         if analyzed is None:
             return 0.0
-        if self.index.analyzer.analyze(analyzed) != [analyzed]:
-            raise NotSupportedError(
-                f"{analyzed!r} is not a term the index's analyzer keeps as it is"
-            )
-        k1, b = float(np.float32(k1)), float(np.float32(b))
-        return self.index.explain(analyzed, docid, k1=k1, b=b).score
+        ids, tfs = self.index.postings(analyzed)
+        at = int(np.searchsorted(ids, internal))
+        if at == len(ids) or ids[at] != internal:
+            return 0.0
+        f32 = np.float32
+        # The length BM25 sees (the document's norm decoded), whatever the query.
+        doclen = f32(self.index.explain(analyzed, docid).seen_length)
+        collection = self.index.collection_stats()
+        count = collection.documents_with_terms
+        avgdl = f32(collection.total_terms / count)
+        df = len(ids)
+        idf = f32(math.log(1 + (count - df + 0.5) / (df + 0.5)))
+        k1_, b_ = f32(k1), f32(b)
+        # Lucene's BM25 score, every step in float32 as its scorer takes them.
+        norm_inverse = f32(1) / (k1_ * ((f32(1) - b_) + b_ * doclen / avgdl))
+        score = idf - idf / (f32(1) + f32(tfs[at]) * norm_inverse)
+        # Anserini scores the term under a filter clause worth 1, summed in double and
+        # narrowed to float32, then subtracts the 1 again.
+        return float(f32(f32(1.0 + float(score)) - f32(1)))
 
     def convert_internal_docid_to_collection_docid(self, docid: int) -> str | None:
         """The docid at internal id ``docid`` (Lucene's docid in a Lucene index), ``None``
