@@ -464,6 +464,10 @@ class Index:
         QueryError
             If the index was built with ``store=False``.
         """
+    def raw(self, docid: str) -> str | None:
+        """The original document exactly as stored (Pyserini's ``raw()``: the JSON
+        line, or for a Lucene index Anserini's ``raw`` field), ``None`` if only its
+        text was kept. Errors as :meth:`doc`."""
     def contents(self, docid: str) -> str:
         """The indexed text of a stored document."""
     def raw(self, docid: str) -> str | None:
@@ -514,6 +518,10 @@ class Index:
         """
     def __len__(self) -> int: ...
     def __contains__(self, docid: str, /) -> bool: ...
+    def field_names(self) -> list[str]:
+        """The fields ``fields=`` of a search can name: ``"contents"`` first, then
+        the others of an index that keeps several (a Lucene index built with
+        Anserini's ``-fields``)."""
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
         """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
         :meth:`batch_search` (or a view of it) is read in the snapshot that produced
@@ -526,6 +534,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
@@ -544,6 +553,12 @@ class Index:
             How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
             block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
             ``"auto"`` picks the fastest.
+        fields
+            Search these fields with these boosts, as Pyserini's
+            ``search(q, k, fields={"contents": 1.0, "title": 0.5})``: per field BM25
+            under the field's own statistics, summed as Lucene sums a boolean query
+            of boosted per-field queries. ``"contents"`` is the main field; the
+            others are those of the index (:meth:`field_names`). BM25 only.
         model
             ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
             (query likelihood with Dirichlet smoothing, as Lucene's
@@ -590,6 +605,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
@@ -605,6 +621,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
@@ -623,6 +640,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
@@ -639,6 +657,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> Columns:
         """``batch_search`` as one :class:`Columns`: the rankings as four flat numpy
