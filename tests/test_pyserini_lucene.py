@@ -26,6 +26,7 @@ import pytest
 from lucene_fixtures import (
     LUCENE_DATA,
     LuceneBuild,
+    committed_build,
     expected_outputs,
     folder_digest,
     lucene_index,  # noqa: F401 (a fixture)
@@ -46,20 +47,6 @@ BUILDS = (
     "adi-3files-2threads-raw-del5",
     "adi-3files-2threads-cfs-drop3",
 )
-# Lucene's statistics count deleted documents until their segment is merged, and
-# Pyserini's BM25 and QLD score with them; the converted index scores with live documents.
-DELETIONS = {"adi-3files-2threads-raw-del5", "adi-3files-2threads-cfs-drop3"}
-LIVE_STATISTICS = pytest.mark.xfail(
-    strict=True, reason="Lucene's statistics count deleted documents; rserini's, live ones"
-)
-
-
-def cases() -> list[Any]:
-    return [
-        pytest.param(v, b, marks=[LIVE_STATISTICS] if b in DELETIONS else [], id=f"{v}-{b}")
-        for v in VERSIONS
-        for b in BUILDS
-    ]
 
 
 def queries() -> list[tuple[str, str]]:
@@ -78,7 +65,8 @@ def searched(searcher: LuceneSearcher, run: dict[str, Any]) -> dict[str, list[li
     return {qid: [[h.docid, h.score] for h in found] for qid, found in hits.items()}
 
 
-@pytest.mark.parametrize(("version", "name"), cases())
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", BUILDS)
 def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     folder = LUCENE_DATA / version / name
     before = folder_digest(folder)
@@ -123,7 +111,8 @@ def test_documents_and_ids_are_pyserinis(version: str, name: str) -> None:
     assert searcher.doc(10**6) is None and searcher.doc(-1) is None
 
 
-@pytest.mark.parametrize(("version", "name"), cases())
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", BUILDS)
 def test_index_reader_stats_are_pyserinis(version: str, name: str) -> None:
     expected = expected_outputs(name, version)
     assert (
@@ -160,10 +149,27 @@ def test_feedback_needs_stored_contents_on_a_lucene_index() -> None:
         searcher.set_rocchio()
 
 
-def test_multifield_search_is_refused_clearly() -> None:
-    searcher = LuceneSearcher(LUCENE_DATA / "9.9.1" / "adi-3files-2threads-fields-title-raw")
-    with pytest.raises(NotSupportedError, match="multi-field"):
-        searcher.search("library", fields={"contents": 1.0, "title": 0.5})
+@pytest.mark.parametrize("version", VERSIONS)
+def test_multifield_search_is_pyserinis(version: str) -> None:
+    """Pyserini's search(q, k, fields={"contents": 1.0, "title": 0.5}) on a -fields title
+    index."""
+    name = "adi-3files-2threads-fields-title-raw"
+    searcher = LuceneSearcher(LUCENE_DATA / version / name)
+    runs = [r for r in expected_outputs(name, version)["runs"] if r["fields"]]
+    assert len(runs) == 1
+    run = runs[0]
+    searcher.set_bm25(run["k1"], run["b"])
+    qs = queries()
+    got = searcher.batch_search(
+        [t for _, t in qs], [q for q, _ in qs], k=run["k"], fields=run["fields"]
+    )
+    for qid, want in run["hits"].items():
+        assert [[h.docid, h.score] for h in got[qid]] == want, qid
+    one = searcher.search(qs[0][1], k=run["k"], fields=run["fields"])
+    assert [[h.docid, h.score] for h in one] == run["hits"][qs[0][0]]
+    searcher.set_qld()
+    with pytest.raises(NotSupportedError, match="fields= searches with BM25"):
+        searcher.search("library", fields=run["fields"])
 
 
 # -- IndexReader against live Pyserini -------------------------------------------------------
@@ -284,6 +290,7 @@ READER_BUILDS = [
         store_positions=True,
         store_docvectors=True,
     ),
+    committed_build("adi-3files-2threads-raw-del5"),  # Lucene's deleted documents
 ]
 
 

@@ -470,17 +470,16 @@ class Index:
         text was kept. Errors as :meth:`doc`."""
     def contents(self, docid: str) -> str:
         """The indexed text of a stored document."""
-    def raw(self, docid: str) -> str | None:
-        """The original text of a stored document as it was stored (the JSON line,
-        or the ``raw`` field of a Lucene index), ``None`` if only the indexed
-        text was kept."""
     def internal_id(self, docid: str) -> int:
         """The internal id of the live document ``docid`` (its first copy), the
         inverse of :meth:`docids`; in a Lucene index, Lucene's own docid."""
-    def postings(self, term: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    def postings(
+        self, term: str, *, deleted: bool = False
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         """The live postings of ``term``, taken as it is (not analyzed): internal
         ids, ascending, and term frequencies, two int32 arrays, empty when no
-        live document holds the term."""
+        live document holds the term. With ``deleted``, the postings of deleted
+        documents too, as a Lucene index keeps them until its segments merge."""
     @property
     def path(self) -> Path | None:
         """Where the index was last saved or loaded from."""

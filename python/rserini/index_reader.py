@@ -10,10 +10,9 @@ documents, BM25 term weights and docid conversions.
 Internal ids are rserini's; in a Lucene index they are Lucene's own docids (segment by
 segment, deleted documents keeping their numbers). What differs from Pyserini:
 
-- Counts, postings and statistics cover live documents. Lucene's own statistics keep
-  counting deleted documents until their segment is merged, so on a Lucene index with
-  deletions Pyserini's ``get_term_counts``, ``get_postings_list`` and ``stats()`` (all but
-  ``documents``) include them.
+- Of a Lucene index, statistics, counts and postings include the deleted documents Lucene
+  still counts until their segment is merged, as Pyserini's do; of an rserini index they
+  cover live documents.
 - Postings carry no positions (``Posting.positions`` is ``None``).
 - Document vectors are re-derived from the stored ``contents`` field: a Lucene index
   written with ``-storeDocvectors`` but without ``-storeContents`` cannot give them.
@@ -151,8 +150,9 @@ class IndexReader:
 
     def stats(self) -> dict[str, int]:
         """Pyserini's index statistics: ``total_terms`` (term occurrences), ``documents``
-        (live documents), ``non_empty_documents`` (those with at least one term) and
-        ``unique_terms`` (-1 for a Lucene index of several segments, as Lucene reports)."""
+        (live documents), ``non_empty_documents`` (those with at least one term; both as
+        Lucene counts them, deleted documents included until merged) and ``unique_terms``
+        (-1 for a Lucene index of several segments, as Lucene reports)."""
         stats = self.index.stats()
         collection = self.index.collection_stats()
         segments = int(str(stats["num_segments"]))
@@ -169,7 +169,7 @@ class IndexReader:
     ) -> tuple[int, int]:
         """``(document frequency, collection frequency)`` of ``term``, analyzed with
         ``analyzer`` (default: the index's; ``None``: tokenized and lowercased only, as
-        Pyserini), over live documents.
+        Pyserini), as the index's statistics count them.
 
         Raises
         ------
@@ -185,9 +185,10 @@ class IndexReader:
     def get_postings_list(
         self, term: str, analyzer: Analyzer | str | None = DEFAULT
     ) -> list[Posting] | None:
-        """The live postings of ``term`` (analyzed with ``analyzer``, default the index's;
-        ``None``: taken as it is), internal docids ascending; ``None`` if no live
-        document holds it, as Pyserini.
+        """The postings of ``term`` (analyzed with ``analyzer``, default the index's;
+        ``None``: taken as it is), internal docids ascending, of a Lucene index with its
+        deleted documents as Lucene keeps them; ``None`` if no document holds it, as
+        Pyserini.
 
         Raises
         ------
@@ -197,7 +198,7 @@ class IndexReader:
         analyzed = self._term(term, self._analyzer(analyzer, None))
         if analyzed is None:
             raise QueryError(f"{term!r} analyzes to no term")
-        ids, tfs = self.index.postings(analyzed)
+        ids, tfs = self.index.postings(analyzed, deleted=self.lucene)
         if len(ids) == 0:
             return None
         return [Posting(d, tf) for d, tf in zip(ids.tolist(), tfs.tolist(), strict=True)]
@@ -270,7 +271,7 @@ class IndexReader:
         internal = self.index.internal_id(docid)
         if analyzed is None:
             return 0.0
-        ids, tfs = self.index.postings(analyzed)
+        ids, tfs = self.index.postings(analyzed, deleted=self.lucene)
         at = int(np.searchsorted(ids, internal))
         if at == len(ids) or ids[at] != internal:
             return 0.0

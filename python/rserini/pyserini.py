@@ -31,7 +31,8 @@ id) and ``batch_get_docs``, ``num_docs``, ``close`` and context management;
 for the ``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene``
 command. Not covered (each raises :class:`NotSupportedError` naming the feature): Lucene
 (Java) document objects, other languages and analyzers, custom query generators,
-multi-field search, Lucene ``Query`` objects, and impact or dense search.
+multi-field search with QLD or feedback, Lucene ``Query`` objects, and impact or dense
+search.
 """
 
 from __future__ import annotations
@@ -313,9 +314,23 @@ class LuceneSearcher:
         return f"BM25(k1={np.float32(self.k1)},b={np.float32(self.b)})"
 
     def _batch(
-        self, queries: list[str], k: int, threads: int
+        self,
+        queries: list[str],
+        k: int,
+        threads: int,
+        fields: Mapping[str, float] | None = None,
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
-        """``(ids, scores)`` of ``queries`` under the current similarity and feedback."""
+        """``(ids, scores)`` of ``queries`` under the current similarity and feedback,
+        over ``fields`` with their boosts when given."""
+        if fields:
+            if self.mu is not None or self.rm3 is not None or self.rocchio is not None:
+                raise NotSupportedError(
+                    "fields= searches with BM25 alone here: call set_bm25, unset_rm3 and "
+                    "unset_rocchio first"
+                )
+            return self.index.batch_search(
+                queries, k=k, threads=threads, scoring=self.scoring, fields=dict(fields)
+            )
         if (self.rm3 is not None or self.rocchio is not None) and self.mu is not None:
             raise NotSupportedError(
                 "feedback runs over BM25 here: call set_bm25 before set_rm3 or set_rocchio"
@@ -336,14 +351,12 @@ class LuceneSearcher:
             return {"model": "qld", "mu": self.mu}
         return {"scoring": self.scoring}
 
-    def _check(self, query_generator: object, fields: Mapping[str, float] | None) -> None:
+    def _check(self, query_generator: object) -> None:
         if query_generator is not None:
             raise NotSupportedError(
                 "custom query generators are not supported: queries are always Anserini's "
                 "bag of words (one clause per distinct term, boosted by its count)"
             )
-        if fields:
-            raise NotSupportedError("multi-field search is not supported: one field is indexed")
 
     def search(
         self,
@@ -362,8 +375,12 @@ class LuceneSearcher:
             The query text (a query matching no term gives no hits).
         k
             Number of hits.
-        query_generator, fields
-            Only the defaults (``None``, no fields) are supported.
+        query_generator
+            Only the default (``None``) is supported.
+        fields
+            Fields to search with their boosts, e.g. ``{"contents": 1.0, "title": 0.5}``
+            on a Lucene index built with Anserini's ``-fields title`` (the BEIR
+            ``multifield`` indexes), as Pyserini; BM25 only.
         strip_segment_id
             Cut each docid at its first ``.``, as Pyserini does for segmented corpora.
         remove_dups
@@ -379,12 +396,12 @@ class LuceneSearcher:
         QueryError
             For ``k <= 0``.
         NotSupportedError
-            For a query generator, fields or a Lucene query object.
+            For a query generator, a Lucene query object, or fields with QLD or feedback.
         """
         if not isinstance(q, str):
             raise NotSupportedError("only query strings are supported, not Lucene Query objects")
-        self._check(query_generator, fields)
-        ids, scores = self._batch([q], k, 1)
+        self._check(query_generator)
+        ids, scores = self._batch([q], k, 1, fields)
         hits = _hits(self.index, ids[0], scores[0])
         if not (strip_segment_id or remove_dups):
             return hits
@@ -421,7 +438,7 @@ class LuceneSearcher:
         threads
             Search threads.
         query_generator, fields
-            Only the defaults are supported.
+            As in :meth:`search`.
 
         Returns
         -------
@@ -433,12 +450,12 @@ class LuceneSearcher:
         ValueError
             If ``queries`` and ``qids`` differ in length.
         """
-        self._check(query_generator, fields)
+        self._check(query_generator)
         if len(queries) != len(qids):
             raise ValueError(f"{len(queries)} queries but {len(qids)} query ids")
         if not queries:
             return {}
-        ids, scores = self._batch(list(queries), k, max(1, int(threads)))
+        ids, scores = self._batch(list(queries), k, max(1, int(threads)), fields)
         return {str(qid): _hits(self.index, ids[i], scores[i]) for i, qid in enumerate(qids)}
 
     def doc(self, docid: str | int) -> Document | None:

@@ -883,13 +883,6 @@ impl PyIndex {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
     }
 
-    /// The original text of a stored document as it was stored (the JSON line,
-    /// or the ``raw`` field of a Lucene index), ``None`` if only the indexed
-    /// text was kept.
-    fn raw(&self, docid: &str) -> PyResult<Option<String>> {
-        Ok(self.snapshot().stored(docid).map_err(CoreError)?.raw)
-    }
-
     /// The internal id of the live document ``docid`` (its first copy), the
     /// inverse of :meth:`docids`; in a Lucene index, Lucene's own docid.
     fn internal_id(&self, docid: &str) -> PyResult<u32> {
@@ -898,18 +891,21 @@ impl PyIndex {
 
     /// The live postings of ``term``, taken as it is (not analyzed): internal
     /// ids, ascending, and term frequencies, two int32 arrays, empty when no
-    /// live document holds the term.
+    /// live document holds the term. With ``deleted``, the postings of deleted
+    /// documents too, as a Lucene index keeps them until its segments merge.
+    #[pyo3(signature = (term, *, deleted = false))]
     fn postings<'py>(
         &self,
         py: Python<'py>,
         term: &str,
+        deleted: bool,
     ) -> (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray1<i32>>) {
         let index = self.snapshot();
         let (mut ids, mut tfs) = (Vec::new(), Vec::new());
         for (s, segment) in index.segments().iter().enumerate() {
             if let Some(ord) = segment.data().term_ord(term) {
                 segment.data().for_each_posting(ord, |doc, tf| {
-                    if !segment.is_deleted(doc) {
+                    if deleted || !segment.is_deleted(doc) {
                         ids.push(index.global(s, doc) as i32);
                         tfs.push(tf as i32);
                     }
