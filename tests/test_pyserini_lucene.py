@@ -459,3 +459,40 @@ def test_prebuilt_bad_md5_and_interrupted_download(named: Any, server: str) -> N
     with pytest.raises(DownloadError, match="interrupted"):
         LuceneSearcher.from_prebuilt_index("adi-test")
     assert [p.name for p in (cache / "indexes").iterdir()] == []
+
+
+# -- IndexReader over an rserini index of the same documents ---------------------------------
+
+
+def test_index_reader_agrees_across_both_kinds_of_index(tmp_path: Path) -> None:
+    """An rserini index of the documents of the one-segment fixture answers every
+    IndexReader call as the Lucene folder does (internal ids mapped to docids)."""
+    from rserini import Index
+    from rserini.parity.lucene_build import read_beir_corpus
+
+    docs = [(d["_id"], d["title"] + " " + d["text"]) for d in read_beir_corpus(collection("adi"))]
+    Index.build(docs, progress=False).save(tmp_path / "rserini")
+    ours, lucene = IndexReader(tmp_path / "rserini"), IndexReader(FIXTURE)
+    assert (ours.lucene, lucene.lucene) == (False, True)
+    assert ours.stats() == lucene.stats()
+
+    def named(reader: IndexReader, term: str) -> list[tuple[str | None, int]] | None:
+        found = reader.get_postings_list(term)
+        if found is None:
+            return None
+        return [(reader.convert_internal_docid_to_collection_docid(p.docid), p.tf) for p in found]
+
+    for term in [*TERMS[:4], "zzzunseen"]:
+        assert ours.get_term_counts(term) == lucene.get_term_counts(term)
+        assert named(ours, term) == named(lucene, term)
+        for docid in ("1", "17", "41"):
+            weight = ours.compute_bm25_term_weight(docid, term)
+            assert weight == lucene.compute_bm25_term_weight(docid, term)
+    vector = ours.get_document_vector("17")
+    assert vector is not None and sum(vector.values()) == len(ours.analyze(docs[16][1]))
+    assert lucene.get_document_vector("17") == {}  # no document vectors in the folder
+    document = ours.doc("17")
+    assert document is not None and document.contents() == docs[16][1]
+    assert ours.convert_collection_docid_to_internal_docid("no-such-doc") == -1
+    with pytest.raises(ValueError, match="analyzes to no term"):
+        ours.get_term_counts("the")
