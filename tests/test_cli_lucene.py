@@ -109,6 +109,8 @@ def test_writing_commands_refuse_a_lucene_folder(
     corpus.write_text(json.dumps({"id": "x", "contents": "more text"}) + "\n")
     assert main(["index", "--append", "--input", str(corpus), "--index", str(folder)]) == 1
     assert "is a Lucene index" in capsys.readouterr().err
+    assert main(["index", "--input", str(corpus), "--index", str(folder)]) == 1
+    assert "is a Lucene index" in capsys.readouterr().err
     assert folder_digest(folder) == before
 
 

@@ -135,6 +135,7 @@ def _add_shard_args(p: argparse.ArgumentParser) -> None:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
+    _writable(args.index)
     if args.shards is not None:
         return _index_sharded(args)
     if args.ray is not None:
@@ -142,7 +143,6 @@ def _cmd_index(args: argparse.Namespace) -> int:
     if args.append and args.reorder != "none":
         raise SystemExit("error: --reorder applies to a new index: drop it or --append")
     if args.append:
-        _writable(args.index)
         index = Index.load(args.index)
         added = index.add_jsonl(
             args.input, duplicates=args.duplicates, max_line_bytes=args.max_line_bytes
