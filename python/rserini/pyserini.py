@@ -196,8 +196,9 @@ class LuceneSearcher:
     ----------
     index_dir
         An rserini index folder, a Lucene index folder written by Anserini or Pyserini
-        (Lucene 8.6 to 9.x, read without a JVM and never written), or an open
-        :class:`rserini.Index`.
+        (read without a JVM and never written), or an open :class:`rserini.Index` (taken
+        as an rserini index: give a Lucene folder by its path, so that :meth:`doc` reads
+        the fields Anserini stored).
     scoring
         The BM25 parameters to start with, as :meth:`set_bm25` takes them (Lucene's
         BM25: ``variant="lucene"``, ``length="lucene"``); Pyserini's defaults,
