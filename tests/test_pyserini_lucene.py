@@ -7,6 +7,7 @@ folders are never modified."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import http.server
 import io
@@ -436,6 +437,10 @@ def test_prebuilt_opens_the_cached_copy_offline(
     want = [(h.docid, h.score) for h in direct.search("information retrieval", k=20)]
     assert [(h.docid, h.score) for h in searcher.search("information retrieval", k=20)] == want
     assert IndexReader.from_prebuilt_index("adi-test").stats()["documents"] == 82
+    stale = dataclasses.replace(prebuilt.prebuilt_index("adi-test"), total_terms=3344)
+    monkeypatch.setattr(prebuilt, "prebuilt_indexes", lambda: {"adi-test": stale})
+    with pytest.raises(ValueError, match=r"total_terms is 3345 in .*, 3344 in Pyserini's table"):
+        IndexReader.from_prebuilt_index("adi-test")
 
 
 def test_prebuilt_downloads_then_searches(

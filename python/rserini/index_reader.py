@@ -29,7 +29,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rserini._core import DEFAULT_B, DEFAULT_K1, Analyzer, Index, lucene_info
+from rserini._core import (
+    ANALYZER_PRESETS,
+    DEFAULT_B,
+    DEFAULT_K1,
+    Analyzer,
+    Index,
+    lucene_info,
+)
 from rserini.exceptions import QueryError, UnknownDocidError
 from rserini.stored_document import (
     Document,
@@ -176,7 +183,11 @@ class IndexReader:
         QueryError
             If the analysis leaves no term (a stopword).
         """
-        plain = Analyzer(str(self.index.analyzer.name), stopwords="none", stemmer="none")
+        # Pyserini's analyzer=None: the default analyzer without stemming or stopwords.
+        name = self.index.analyzer.name
+        plain = Analyzer(
+            name if name in ANALYZER_PRESETS else "lucene-english", stopwords="none", stemmer="none"
+        )
         analyzed = self._term(term, self._analyzer(analyzer, plain))
         if analyzed is None:
             raise QueryError(f"{term!r} analyzes to no term")
