@@ -55,6 +55,27 @@ def add_mcp_parser(servers: Subcommands) -> None:
         'stdout, logs on stderr). Needs the MCP SDK: pip install "rserini[agent]".',
     )
     add_tool_arguments(p)
+    c = p.add_argument_group("conversations (each has its own ids, cache and budget)")
+    c.add_argument(
+        "--new-session-tool",
+        action="store_true",
+        help="offer a new_session tool that starts a fresh conversation (not one of pi's)",
+    )
+    c.add_argument(
+        "--idle-reset",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a call after this long without one starts a new conversation (default: never)",
+    )
+    c.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each conversation's run record and raw events to DIR when it ends "
+        "(what agent-eval reads)",
+    )
     p.set_defaults(func=_cmd_serve_mcp)
 
 
@@ -142,8 +163,11 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
             k1=args.k1,
             b=args.b,
             options=tool_options(args),
-            budget=time_budget(args),
+            budget=lambda: time_budget(args),
             spill_dir=args.spill_dir,
+            record_dir=args.record,
+            idle_reset=args.idle_reset,
+            new_session_tool=args.new_session_tool,
         )
     except (MissingDependencyError, ValueError) as e:
         print(f"rserini: error: {e}", file=sys.stderr)
