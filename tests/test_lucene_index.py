@@ -49,7 +49,7 @@ def test_a_multifield_index_searches_its_title_field() -> None:
     assert index.field_names() == ["contents", "title"]
     title_only = index.search("retrieval", k=5, fields={"title": 1.0})
     assert title_only and all(h.score > 0 for h in title_only)
-    with pytest.raises(rserini.QueryError, match="no field 'abstract'"):
+    with pytest.raises(rserini.QueryError, match='no field "abstract"'):
         index.search("retrieval", fields={"abstract": 1.0})
 
 
