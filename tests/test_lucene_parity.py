@@ -51,9 +51,7 @@ def rserini_run(
     ids, scores = index.batch_search([text for _, text in queries], **options)
     docids = index.docids(ids)
     out = {}
-    for (qid, _), row_ids, row_docids, row_scores in zip(
-        queries, ids, docids, scores, strict=True
-    ):
+    for (qid, _), row_ids, row_docids, row_scores in zip(queries, ids, docids, scores, strict=True):
         raw = row_scores[row_ids >= 0]
         printed = adjust_ties(raw) if rounded else raw.astype(np.float32)
         out[qid] = [(str(d), float(s)) for d, s in zip(row_docids, printed, strict=False)]
