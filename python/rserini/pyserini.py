@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index
+from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index, lucene_stores_contents
 from rserini.exceptions import QueryError
 from rserini.index_reader import IndexReader, LuceneIndexReader
 from rserini.stored_document import (
@@ -227,6 +227,8 @@ class LuceneSearcher:
             self.index = Index.load(index_dir)
         # Whether the index is a Lucene folder (stored fields as Anserini's).
         self.lucene: bool = is_lucene(index_dir)
+        # Whether that folder stores the contents field, read on first need.
+        self._contents_stored: bool | None = None
         self.num_docs: int = len(self.index)
         # The BM25 of later searches.
         self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
@@ -489,7 +491,17 @@ class LuceneSearcher:
             if found is None:
                 return None
             docid = found
-        return read_document(self.index, docid, self.lucene)
+        return read_document(self.index, docid, self.lucene, self.contents_stored())
+
+    def contents_stored(self) -> bool:
+        """Whether documents keep their ``contents`` field: always in an rserini index
+        that stores documents; in a Lucene index, with Anserini's ``-storeContents``."""
+        if not self.lucene:
+            return True
+        if self._contents_stored is None:
+            assert self.index_dir is not None
+            self._contents_stored = lucene_stores_contents(self.index_dir)
+        return self._contents_stored
 
     def batch_get_docs(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         """Stored documents by docid, as Pyserini's ``batch_get_docs``.
@@ -576,22 +588,23 @@ class LuceneSearcher:
         self.rm3 = params
 
     def _check_feedback_text(self, model: str) -> None:
-        """Feedback reads the feedback documents' stored text: a Lucene index must have
-        kept its ``contents`` field."""
-        if not self.lucene:
+        """Feedback reads the feedback documents' text: a Lucene index must have kept its
+        ``contents`` field, or the raw JSON documents that hold it."""
+        if not self.lucene or self.contents_stored():
             return
         for internal in range(64):
             docid = docid_at(self.index, internal)
             if docid is None:
                 return
-            document = read_document(self.index, docid, True)
+            document = read_document(self.index, docid, True, False)
             if document is None:
                 continue
-            if document.contents() is None:
+            if document.raw() is None:
                 raise NotSupportedError(
                     f"{model} reads the feedback documents' terms from their stored text, "
-                    "and this Lucene index was written without -storeContents (Pyserini "
-                    "reads its document vectors, -storeDocvectors, which rserini does not)"
+                    "and this Lucene index was written with neither -storeContents nor "
+                    "-storeRaw (Pyserini reads its document vectors, -storeDocvectors, "
+                    "which rserini does not)"
                 )
             return
 
