@@ -36,10 +36,14 @@ pub const PRESETS: &[&str] = &[
     "plain",
     "code",
     "whitespace",
+    "lucene-ar",
+    "lucene-bn",
     "lucene-da",
     "lucene-de",
     "lucene-es",
+    "lucene-fi",
     "lucene-fr",
+    "lucene-hi",
     "lucene-hu",
     "lucene-id",
     "lucene-it",
@@ -48,6 +52,7 @@ pub const PRESETS: &[&str] = &[
     "lucene-no",
     "lucene-pt",
     "lucene-ru",
+    "lucene-te",
     "lucene-tr",
     "lucene-zh",
 ];
@@ -247,6 +252,11 @@ impl AnalyzerConfig {
                         stemmer: Stemmer::Lucene,
                         language: Some(language),
                     });
+                }
+                if let Some(why) =
+                    language::unsupported(other).filter(|_| other.starts_with("lucene-"))
+                {
+                    return Err(Error::Analyzer(why));
                 }
                 return Err(Error::Analyzer(format!(
                     "unknown analyzer {other:?}; choose one of {}",

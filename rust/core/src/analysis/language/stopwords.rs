@@ -17,10 +17,14 @@ fn source(language: Language) -> (&'static str, Format) {
     use Format::{Lines, Snowball};
     use Language::*;
     match language {
+        Ar => (include_str!("stopwords/ar.txt"), Lines),
+        Bn => (include_str!("stopwords/bn.txt"), Lines),
         Da => (include_str!("stopwords/danish.txt"), Snowball),
         De => (include_str!("stopwords/german.txt"), Snowball),
         Es => (include_str!("stopwords/spanish.txt"), Snowball),
+        Fi => (include_str!("stopwords/finnish.txt"), Snowball),
         Fr => (include_str!("stopwords/french.txt"), Snowball),
+        Hi => (include_str!("stopwords/hi.txt"), Lines),
         Id => (include_str!("stopwords/id.txt"), Lines),
         It => (include_str!("stopwords/italian.txt"), Snowball),
         Pt => (include_str!("stopwords/portuguese.txt"), Snowball),
@@ -28,6 +32,7 @@ fn source(language: Language) -> (&'static str, Format) {
         Nl => (include_str!("stopwords/dutch.txt"), Snowball),
         No => (include_str!("stopwords/norwegian.txt"), Snowball),
         Ru => (include_str!("stopwords/russian.txt"), Snowball),
+        Te => (include_str!("stopwords/te.txt"), Lines),
         Tr => (include_str!("stopwords/tr.txt"), Lines),
         Zh | Ko => (include_str!("stopwords/cjk.txt"), Lines),
     }
