@@ -5,7 +5,7 @@
 //! words, Dutch 311k, Hungarian 47k, Norwegian 319k, Russian 713k, Turkish
 //! 63k): the only differences are the two rules applied here.
 
-use super::Language;
+use super::codes::Language;
 
 /// Danish vowels (Snowball's `v` grouping).
 const DANISH_VOWELS: &str = "aeiouyæåø";

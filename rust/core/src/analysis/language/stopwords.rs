@@ -4,7 +4,7 @@
 //! (`|` starts a comment, several words per line) and one word per line
 //! (lines starting with `#` are comments).
 
-use super::Language;
+use super::codes::Language;
 
 /// How a list file is written.
 enum Format {
@@ -60,14 +60,21 @@ pub fn words(language: Language) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Choice;
+    use crate::analysis::choice::Choice;
 
     #[test]
     fn every_list_parses_to_words() {
         for &(_, language) in Language::ALL {
             let words = words(language);
             assert!(words.len() > 20, "{language:?}");
-            assert!(words.iter().all(|w| !w.is_empty() && !w.contains(' ')));
+            assert!(words.iter().all(|w| !w.is_empty()), "{language:?}");
+            // Lucene's Telugu list has two two-word entries, which no token matches.
+            let spaced = words.iter().filter(|w| w.contains(' ')).count();
+            assert_eq!(
+                spaced,
+                if language == Language::Te { 2 } else { 0 },
+                "{language:?}"
+            );
         }
         let da = words(Language::Da);
         assert!(da.contains(&"og") && da.contains(&"være"));
