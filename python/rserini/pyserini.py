@@ -24,10 +24,13 @@ Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`
 Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``,
 ``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with ``strip_segment_id`` and
 ``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that store
-their documents), ``num_docs``, ``close`` and context management; and
+their documents), ``num_docs``, ``set_language`` (the language the index was built with,
+``rserini index --language``), ``close`` and context management;
 :func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
-``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, other languages and analyzers,
+``pyserini.search.lucene`` command; and ``pyserini.analysis``'s :func:`get_lucene_analyzer`
+(every ``language=`` code but ``ja`` and ``th``) and :class:`Analyzer`. Not covered (each
+raises :class:`NotSupportedError` naming the feature): Lucene documents, prebuilt indexes,
+changing an index's analyzer, the ``krovetz`` stemmer, the tweet and Hugging Face analyzers,
 custom query generators, multi-field search, Lucene ``Query`` objects, and impact or dense
 search.
 """
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -45,7 +49,9 @@ import numpy as np
 import numpy.typing as npt
 
 from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index
+from rserini._core import Analyzer as CoreAnalyzer
 from rserini.exceptions import QueryError, RseriniError, UnknownDocidError
+from rserini.languages import language_preset
 
 _TIE_GAP = np.float32(1e-4)
 _TIE_STEP = np.float32(1e-6)
@@ -53,11 +59,13 @@ _TIE_STEP = np.float32(1e-6)
 __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
+    "Analyzer",
     "Document",
     "LuceneSearcher",
     "NotSupportedError",
     "ScoredDoc",
     "adjust_ties",
+    "get_lucene_analyzer",
     "round_scores",
     "run",
     "write_run",
@@ -66,6 +74,81 @@ __all__ = [
 
 class NotSupportedError(RseriniError, NotImplementedError):
     """A Pyserini feature this facade does not provide."""
+
+
+def get_lucene_analyzer(
+    language: str = "en",
+    stemming: bool = True,
+    stemmer: str = "porter",
+    stopwords: bool = True,
+    huggingFaceTokenizer: str | None = None,  # noqa: N803  (Pyserini's name)
+) -> CoreAnalyzer:
+    """Pyserini's ``get_lucene_analyzer``: the analyzer Pyserini builds for these settings.
+
+    Parameters
+    ----------
+    language
+        ``"en"`` (``lucene-english``) or another language code (``lucene-<code>``, see
+        :data:`rserini.languages.LANGUAGES`); as in Pyserini, only English heeds the other
+        settings.
+    stemming, stemmer, stopwords
+        English only: Porter stemming (or none) and Lucene's 33 stopwords (or none).
+    huggingFaceTokenizer
+        Not supported.
+
+    Returns
+    -------
+    rserini.Analyzer
+        The analyzer (give it to :class:`Analyzer` for Pyserini's wrapper).
+
+    Raises
+    ------
+    AnalyzerError
+        For an unknown language, or Japanese and Thai (with the reason).
+    NotSupportedError
+        For the ``krovetz`` stemmer, the ``tweet`` and Hugging Face analyzers.
+    """
+    if huggingFaceTokenizer is not None or language.lower() in ("tweet", "hgf_tokenizer"):
+        raise NotSupportedError(f"the {language!r} analyzer is not supported by rserini")
+    preset = language_preset(language)
+    if preset != "lucene-english":
+        return CoreAnalyzer(preset)
+    if stemming and stemmer.lower() != "porter":
+        raise NotSupportedError(f"stemmer {stemmer!r} is not supported by rserini (Porter is)")
+    return CoreAnalyzer(
+        preset,
+        stemmer="porter" if stemming else "none",
+        stopwords="lucene-english" if stopwords else "none",
+    )
+
+
+class Analyzer:
+    """Pyserini's ``pyserini.analysis.Analyzer``: a wrapper whose :meth:`analyze` gives the
+    terms of a text as a list.
+
+    Parameters
+    ----------
+    analyzer
+        An :class:`rserini.Analyzer`, such as :func:`get_lucene_analyzer`'s.
+
+    Raises
+    ------
+    TypeError
+        For anything else.
+    """
+
+    def __init__(self, analyzer: CoreAnalyzer) -> None:
+        if not isinstance(analyzer, CoreAnalyzer):
+            raise TypeError(f"expected an rserini.Analyzer, got {type(analyzer).__name__}")
+        self.analyzer = analyzer
+
+    def analyze(self, text: str) -> list[str]:
+        """The terms of ``text``, in order."""
+        return self.analyzer.analyze(text)
+
+    def compute_document_vector(self, text: str) -> dict[str, int]:
+        """Each term of ``text`` with its number of occurrences."""
+        return dict(Counter(self.analyzer.analyze(text)))
 
 
 def round_scores(scores: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -682,14 +765,24 @@ class LuceneSearcher:
         raise self._unsupported("changing the analyzer (it is saved with the index)")
 
     def set_language(self, language: str) -> None:
-        """Not supported: only English.
+        """Pyserini's ``set_language``: queries are analyzed in ``language``, which must be
+        the one the index was built with (its analyzer is saved with it; ``rserini index
+        --language``).
 
         Raises
         ------
+        AnalyzerError
+            For an unknown language.
         NotSupportedError
-            Always.
+            For another language than the index's.
         """
-        raise self._unsupported(f"language {language!r}")
+        preset = language_preset(language)
+        built = self.index.analyzer.name
+        if preset != built:
+            raise NotSupportedError(
+                f"language {language!r} ({preset}) on an index built with {built}: the "
+                f"analyzer is the index's; build it with `rserini index --language {language}`"
+            )
 
     def is_using_rm3(self) -> bool:
         """Whether RM3 feedback is on."""
