@@ -11,7 +11,7 @@
 //! | `da` | `DanishAnalyzer` | lowercase, stopwords, Snowball Danish |
 //! | `de` | `GermanAnalyzer` | lowercase, stopwords, German normalization, German light stemmer |
 //! | `es` | `SpanishAnalyzer` | lowercase, stopwords, Spanish light stemmer |
-//! | `fi` | `FinnishAnalyzer` | lowercase, stopwords, Snowball Finnish |
+//! | `fi` | `FinnishAnalyzer` | lowercase, stopwords, Snowball Finnish (Lucene's release, here) |
 //! | `fr` | `FrenchAnalyzer` | elision, lowercase, stopwords, French light stemmer |
 //! | `hi` | `HindiAnalyzer` | lowercase, decimal digits, Indic normalization, Hindi normalization, stopwords, Hindi light stemmer |
 //! | `hu` | `HungarianAnalyzer` | lowercase, stopwords, Snowball Hungarian |
@@ -39,6 +39,7 @@ pub mod cjk;
 pub mod codes;
 pub mod digits;
 pub mod elision;
+pub mod finnish;
 pub mod french;
 pub mod german;
 pub mod hindi;
@@ -148,6 +149,7 @@ impl Chain {
             Language::Hi => return emit(&hindi::stem(term)),
             Language::Te => return emit(&telugu::stem(term)),
             Language::De => return emit(&german::stem(term)),
+            Language::Fi => return emit(&finnish::stem(term)),
             Language::Es => return emit(&romance::spanish(term)),
             Language::Fr => return emit(&french::stem(term)),
             Language::Id => return emit(&indonesian::stem(term)),
