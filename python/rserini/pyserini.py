@@ -23,15 +23,20 @@ order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)`` and ``from_prebuilt_index``, ``set_bm25``,
-``set_qld``, ``set_rm3``, ``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with
-``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` (by docid or internal
-id) and ``batch_get_docs``, ``num_docs``, ``close`` and context management;
-:class:`IndexReader` (Pyserini's ``LuceneIndexReader``); and :func:`run`/:func:`write_run`
-for the ``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene``
-command. Not covered (each raises :class:`NotSupportedError` naming the feature): Lucene
-(Java) document objects, other languages and analyzers, custom query generators,
-multi-field search with QLD or feedback, Lucene ``Query`` objects, and impact or dense
+Covered: ``LuceneSearcher(index_dir)`` (an rserini index or a Lucene folder) and
+``from_prebuilt_index``, ``set_bm25``, ``set_qld``, ``set_rm3``, ``set_rocchio`` (and
+``unset_``/``is_using_``), ``search`` (with ``fields``, ``strip_segment_id`` and
+``remove_dups``), ``batch_search``, ``doc`` (by docid or internal id) and
+``batch_get_docs``, ``num_docs``, ``set_language`` (the language the index was built with,
+``rserini index --language``), ``close`` and context management; :class:`IndexReader`
+(Pyserini's ``LuceneIndexReader``); :func:`run`/:func:`write_run` for the
+``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene`` command;
+and ``pyserini.analysis``'s :func:`get_lucene_analyzer` (every ``language=`` code but
+``ja`` and ``th``) and :class:`Analyzer`. Not covered (each raises
+:class:`NotSupportedError` naming the feature): Lucene (Java) document objects, changing an
+index's analyzer, the ``krovetz`` stemmer, the tweet and Hugging Face analyzers, custom
+query generators, multi-field search with QLD or feedback, Lucene ``Query`` objects, and
+impact or dense
 search.
 """
 
@@ -49,6 +54,8 @@ import numpy.typing as npt
 from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index, lucene_stores_contents
 from rserini.exceptions import QueryError
 from rserini.index_reader import IndexReader, LuceneIndexReader
+from rserini.languages import language_preset
+from rserini.pyserini_analysis import Analyzer, get_lucene_analyzer
 from rserini.stored_document import (
     NO_LUCENE_OBJECTS,
     Document,
@@ -64,6 +71,7 @@ _TIE_STEP = np.float32(1e-6)
 __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
+    "Analyzer",
     "Document",
     "IndexReader",
     "LuceneIndexReader",
@@ -71,6 +79,7 @@ __all__ = [
     "NotSupportedError",
     "ScoredDoc",
     "adjust_ties",
+    "get_lucene_analyzer",
     "round_scores",
     "run",
     "write_run",
@@ -705,14 +714,24 @@ class LuceneSearcher:
         raise self._unsupported("changing the analyzer (it is saved with the index)")
 
     def set_language(self, language: str) -> None:
-        """Not supported: only English.
+        """Pyserini's ``set_language``: queries are analyzed in ``language``, which must be
+        the one the index was built with (its analyzer is saved with it; ``rserini index
+        --language``).
 
         Raises
         ------
+        AnalyzerError
+            For an unknown language.
         NotSupportedError
-            Always.
+            For another language than the index's.
         """
-        raise self._unsupported(f"language {language!r}")
+        preset = language_preset(language)
+        built = self.index.analyzer.name
+        if preset != built:
+            raise NotSupportedError(
+                f"language {language!r} ({preset}) on an index built with {built}: the "
+                f"analyzer is the index's; build it with `rserini index --language {language}`"
+            )
 
     def is_using_rm3(self) -> bool:
         """Whether RM3 feedback is on."""
