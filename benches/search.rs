@@ -63,7 +63,7 @@ fn bench_search(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("top-k/k={k}"));
         let expected: Vec<Vec<ScoredDoc>> = queries
             .iter()
-            .map(|q| search::search_with(&index, q, k, &model, Algorithm::Exhaustive))
+            .map(|q| search::search_with(&index, q, k, &model, Algorithm::Exhaustive).unwrap())
             .collect();
         for (name, algorithm) in [
             ("exhaustive", Algorithm::Exhaustive),
@@ -74,7 +74,8 @@ fn bench_search(c: &mut Criterion) {
             group.bench_function(name, |b| {
                 b.iter(|| {
                     for (q, hits) in queries.iter().zip(&expected) {
-                        let got = search::search_with(&index, black_box(q), k, &model, algorithm);
+                        let got = search::search_with(&index, black_box(q), k, &model, algorithm)
+                            .unwrap();
                         assert_eq!(&got, hits);
                     }
                 })

@@ -51,10 +51,15 @@ fn main() {
         units = match mode.as_str() {
             "search" => queries
                 .iter()
-                .map(|q| search::search_with(&index, q, k, &model, algorithm).len() as u64)
+                .map(|q| {
+                    search::search_with(&index, q, k, &model, algorithm)
+                        .unwrap()
+                        .len() as u64
+                })
                 .sum(),
             "batch" => pool.install(|| {
                 search::batch_search(&index, &queries, k, &model, algorithm)
+                    .unwrap()
                     .iter()
                     .map(|r| r.len() as u64)
                     .sum()
@@ -91,7 +96,7 @@ fn decode_all(index: &rserini_core::index::Index, queries: &[String]) -> u64 {
     let mut decoder = BlockDecoder::default();
     let (mut postings, mut checksum) = (0u64, 0u64);
     for query in queries {
-        let terms = search::query_terms(index, query);
+        let terms = search::query_terms(index, query).unwrap();
         for segment in index.segments() {
             let data = segment.data();
             for ord in terms.iter().filter_map(|t| data.term_ord(&t.term)) {

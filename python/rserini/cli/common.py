@@ -1,5 +1,5 @@
-"""What the ``rserini`` commands share: the scoring and algorithm options, opening an
-index (one or sharded), and the progress rule.
+"""What the ``rserini`` commands share: the scoring and algorithm options and the
+progress rule.
 
 Every command family is one module of :mod:`rserini.cli` with an ``add_commands``
 function that adds its subcommands to the main parser, each with ``func`` set to the
@@ -11,14 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
-from rserini._core import DEFAULT_MU, Index
+from rserini._core import DEFAULT_MU, MODELS
 from rserini.cli.bm25_args import add_bm25_shape, add_k1_b
-
-if TYPE_CHECKING:
-    from rserini.distributed import ShardedIndex
 
 #: The subcommands of the main parser, to which each family adds its own.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -26,9 +22,7 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
 
-def add_model_args(
-    p: argparse.ArgumentParser, models: Sequence[str] = ("bm25", "tfidf", "qld")
-) -> None:
+def add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = MODELS) -> None:
     """Adds ``--model`` and the parameters of the models in ``models``."""
     g = p.add_argument_group("scoring (all chosen at query time)")
     g.add_argument(
@@ -79,15 +73,6 @@ def model_kwargs(args: argparse.Namespace) -> dict[str, object]:
         "delta": args.delta,
         **({"mu": args.mu} if args.model == "qld" else {}),
     }
-
-
-def open_index(path: Path) -> Index | ShardedIndex:
-    """The index in ``path``, or the sharded index (searched as one) if it is one."""
-    if (path / "sharded.json").is_file():
-        from rserini.distributed import ShardedIndex
-
-        return ShardedIndex.open(path)
-    return Index.load(path)
 
 
 def progress(enabled: bool) -> bool:

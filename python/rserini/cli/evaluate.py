@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from rserini.cli.common import Subcommands
+from rserini.eval import DEFAULT_METRICS
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -25,11 +26,11 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument(
         "--metrics",
         nargs="+",
-        default=["nDCG@10", "R@100", "R@1000", "MAP", "MRR@10", "P@10"],
+        default=list(DEFAULT_METRICS),
         metavar="METRIC",
         help="ir_measures names (nDCG@10 R@100 AP RR@10 P@10 Success@10 Bpref ...), the "
         "aliases MAP, MRR@k, Recall@k, or trec_eval names (ndcg_cut.10); MRR@k is "
-        "trec_eval -M k -m recip_rank (default: nDCG@10 R@100 R@1000 MAP MRR@10 P@10)",
+        f"trec_eval -M k -m recip_rank (default: {' '.join(DEFAULT_METRICS)})",
     )
     p.add_argument("--per-query", action="store_true", help="also print every query's values")
     p.add_argument(

@@ -121,7 +121,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs a parity check from parsed arguments; returns the exit status."""
-    from rserini.parity._harness import ParityError, Tolerances, compare
+    from rserini.parity._harness import ParityError, compare
+    from rserini.parity._report import Tolerances
 
     k1s, bs = list(args.k1), list(args.b)
     if len(k1s) == 1 and len(bs) > 1:

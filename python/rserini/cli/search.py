@@ -17,11 +17,12 @@ from rserini.cli.common import (
     add_algorithm_arg,
     add_model_args,
     model_kwargs,
-    open_index,
     progress,
 )
+from rserini.distributed.build import is_sharded
 from rserini.formats import check_run_ids, write_run
 from rserini.project import CHUNK_LINES
+from rserini.searchable import open_searchable, ranked
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -122,13 +123,11 @@ def _search_project(args: argparse.Namespace, query: str) -> int:
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
-    from rserini.project_index import ranked
-
     query = " ".join(args.query)
     if args.index is None:
         return _search_project(args, query)
     hits = ranked(
-        open_index(args.index), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
+        open_searchable(args.index), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
     )
     if args.json:
         print(
@@ -153,14 +152,12 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from rserini.eval import Feedback, retrieve_ranked
 
-    index = open_index(args.index)
-    queries = read_queries(args.queries)
-    if not queries:
-        raise SystemExit(f"error: {args.queries} holds no query")
-    if not isinstance(index, Index) and (args.pyserini or args.rm3 or args.rocchio):
+    if (args.pyserini or args.rm3 or args.rocchio) and is_sharded(args.index):
         raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
     if args.pyserini:
-        return _run_as_pyserini(args, index, queries)
+        return _run_as_pyserini(args, Index.load(args.index), _queries(args))
+    index = open_searchable(args.index)
+    queries = _queries(args)
     for qid, _ in queries:
         check_run_ids(qid, [])  # before a long search, not after
     feedback: Feedback | None = "rm3" if args.rm3 else "rocchio" if args.rocchio else None
@@ -191,6 +188,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
+    queries = read_queries(args.queries)
+    if not queries:
+        raise SystemExit(f"error: {args.queries} holds no query")
+    return queries
 
 
 def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple[str, str]]) -> int:
@@ -229,6 +233,6 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    index = open_index(args.index)
+    index = open_searchable(args.index)
     print(index.explain(" ".join(args.query), args.docid, **model_kwargs(args)), end="")
     return 0

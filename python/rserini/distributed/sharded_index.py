@@ -28,13 +28,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy.typing as npt
+
 from rserini._core import Bm25, GlobalStats, Hit, merge_topk
 from rserini.distributed.engine import Engine, EngineName, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
 from rserini.distributed.options import ServeOptions
 from rserini.distributed.partition import shard_of
-from rserini.distributed.results import ShardedResult, ShardExplanation
+from rserini.distributed.results import (
+    ResultIds,
+    ShardedBatch,
+    ShardedResult,
+    ShardExplanation,
+)
 from rserini.distributed.stats_cache import StatsCache
 from rserini.distributed.updates import ShardedWriter
 from rserini.exceptions import QueryError, RseriniError
@@ -241,7 +248,9 @@ class ShardedIndex:
         options: dict[str, Any],
         threads: int | None,
         allow_partial: bool,
-    ) -> tuple[list[Pairs], tuple[int, ...]]:
+    ) -> tuple[list[Pairs], tuple[int, ...], int]:
+        """Every query's merged ranking, the shards that did not answer, and the live
+        documents of those that did."""
         _refuse_tfidf(options)
         terms = {t for query in self.analyzer.analyze_batch(list(queries)) for t in query}
         for _ in range(MAX_ROUNDS):
@@ -255,7 +264,8 @@ class ShardedIndex:
                 self._cache.forget()  # some shard moved on: gather again
                 continue
             parts = [answers[s][1] for s in sorted(answers)]
-            return _merged(parts, k, len(queries)), tuple(sorted({*missing1, *missing2}))
+            missing = tuple(sorted({*missing1, *missing2}))
+            return _merged(parts, k, len(queries)), missing, stats.documents
         raise RseriniError(
             f"the shards of {self.path} changed generation {MAX_ROUNDS} times during one "
             "search; try again once they are stable"
@@ -299,7 +309,7 @@ class ShardedIndex:
             raise TypeError(f"query must be a str, not {type(query).__name__}")
         if not query.strip():  # as Index.search_pairs says it
             raise QueryError("the query is empty; give at least one word to search for")
-        rows, missing = self._search(
+        rows, missing, _ = self._search(
             [query], k, _opts(scoring, algorithm, options), 1, allow_partial
         )
         return ShardedResult(rows[0], missing)
@@ -317,7 +327,7 @@ class ShardedIndex:
     ) -> ShardedResult[Pairs]:
         """:meth:`rserini.Index.batch_search_pairs` over every shard: one ranking per
         query, in input order (``[]`` for an empty query); ``threads`` per shard."""
-        rows, missing = self._search(
+        rows, missing, _ = self._search(
             list(queries), k, _opts(scoring, algorithm, options), threads, allow_partial
         )
         return ShardedResult(rows, missing)
@@ -332,21 +342,22 @@ class ShardedIndex:
         algorithm: str = "auto",
         allow_partial: bool = False,
         **options: Any,
-    ) -> ShardedResult[list[Hit]]:
-        """:meth:`batch_search_pairs` as :class:`rserini.Hit` lists. (A sharded index has
-        no internal ids common to its shards, so unlike
-        :meth:`rserini.Index.batch_search` it gives hits, not id arrays.)"""
-        rows = self.batch_search_pairs(
-            queries,
-            k,
-            threads=threads,
-            scoring=scoring,
-            algorithm=algorithm,
-            allow_partial=allow_partial,
-            **options,
+    ) -> ShardedBatch:
+        """:meth:`rserini.Index.batch_search` over every shard: ``(ids, scores)``, two
+        arrays of shape ``(len(queries), min(k, N))`` for ``N`` live documents, int32 ids
+        (``-1`` padding) and float32 scores (``-inf`` padding); :meth:`docids` maps the
+        ids to docids. Shards share no internal ids, so the ids number the result's own
+        documents and are read through the array (or a view of it) only."""
+        rows, missing, documents = self._search(
+            list(queries), k, _opts(scoring, algorithm, options), threads, allow_partial
         )
-        hits = [[Hit(d, s, rank) for rank, (d, s) in enumerate(row, 1)] for row in rows]
-        return ShardedResult(hits, rows.missing_shards)
+        return ResultIds(rows, min(k, documents)).batch(missing)
+
+    def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
+        """:meth:`rserini.Index.docids` of :meth:`batch_search`'s ids (1-D or 2-D,
+        ``-1`` skipped): read through the result that gave them, so a copy or a list
+        of ids is a ``ValueError``."""
+        return ResultIds.docids_of(ids)
 
     def explain(
         self, query: str, docid: str, *, scoring: Bm25 | None = None, **options: Any

@@ -15,7 +15,7 @@
 //!     ("d2".to_string(), "Plants convert sunlight into energy.".to_string()),
 //! ];
 //! let index = Index::build(AnalyzerConfig::default(), docs).unwrap();
-//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default()));
+//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default())).unwrap();
 //! assert_eq!(index.docid(hits[0].doc), Some("d1"));
 //! ```
 
@@ -36,6 +36,7 @@ pub mod impacts;
 pub mod index;
 pub mod lexical;
 pub mod lexical_store;
+pub mod lucene;
 pub mod merge;
 pub mod postings;
 pub mod qld;

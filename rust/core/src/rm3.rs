@@ -131,7 +131,7 @@ pub fn expanded_query(
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
     fv::require_store(index, "RM3")?;
-    let terms = search::query_terms(index, query);
+    let terms = search::query_terms(index, query)?;
     let depth = params.fb_docs.min(RERANK_CUTOFF);
     let hits = search::search_terms(index, &terms, depth, &Model::Bm25(*bm25), algorithm);
     let model = relevance_model(index, &hits, params)?;

@@ -145,7 +145,7 @@ pub fn expanded_query(
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
     fv::require_store(index, "Rocchio")?;
-    let terms = search::query_terms(index, query);
+    let terms = search::query_terms(index, query)?;
     let hits = search::search_terms(index, &terms, k, &Model::Bm25(*bm25), algorithm);
     let ids: Vec<u32> = hits.iter().map(|h| h.doc).collect();
     let top = &ids[..params.top_fb_docs.min(ids.len())];
@@ -161,7 +161,7 @@ pub fn expanded_query(
     } else {
         Vector::new()
     };
-    let mut original = fv::query_vector(index, query);
+    let mut original = fv::query_vector(index, query)?;
     let norm = fv::l2_norm(&original);
     fv::scale(&mut original, norm);
     let vocab: BTreeSet<&str> = original

@@ -476,11 +476,14 @@ impl PyIndex {
     #[staticmethod]
     #[pyo3(signature = (path, *, mmap = true))]
     fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
-        let (index, meta) = detached(py, None, || {
-            let meta = store::read_meta(&path)?;
-            Ok((store::load(&path, mmap)?, meta))
+        let (index, source) = detached(py, None, || {
+            let source = match rserini_core::lucene::is_lucene_folder(&path) {
+                true => None,
+                false => store::read_meta(&path)?.source,
+            };
+            Ok((store::load(&path, mmap)?, source))
         })?;
-        Ok(PyIndex::new(index, meta.source))
+        Ok(PyIndex::new(index, source))
     }
 
     /// Saves into the folder ``path``, crash-safely; replaces only an existing
@@ -910,9 +913,10 @@ impl PyIndex {
     /// Raises
     /// ------
     /// QueryError
-    ///     For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
-    ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
-    ///     negative or not finite; for ``stats`` lacking a query term's df, counting
+    ///     For an empty query or one over :func:`query_limits`, ``k`` outside
+    ///     [1, 2**63 - 1], ``k1`` negative or not finite in float32, ``delta`` outside
+    ///     [0, 1000], ``b`` outside [0, 1], or ``mu`` not a positive normal float32;
+    ///     for ``stats`` lacking a query term's df, counting
     ///     less than this index holds, or given with ``model="tfidf"`` (its document
     ///     norms need every term's global df) or, without a query term's ``cfs``,
     ///     with ``model="qld"``.
@@ -991,7 +995,7 @@ impl PyIndex {
         let plan = Plan::new("Index.batch_search", scoring, algorithm, stats, options)?;
         let (ids, scores) = detached(py, threads.map(|t| t.0), || {
             let rankings = match &plan.stats {
-                None => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm),
+                None => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm)?,
                 Some(_) => owned
                     .par_iter()
                     .map(|q| plan.search(&index, q, k))
@@ -1265,22 +1269,24 @@ impl PyIndex {
     }
 
     /// ``(term, query frequency, known to the index)`` for each distinct query term.
-    fn query_terms(&self, query: &str) -> Vec<(String, u32, bool)> {
-        search::query_terms(&self.snapshot(), query)
+    fn query_terms(&self, query: &str) -> PyResult<Vec<(String, u32, bool)>> {
+        Ok(search::query_terms(&self.snapshot(), query)
+            .map_err(CoreError)?
             .into_iter()
             .map(|t| (t.term, t.query_tf, t.df > 0))
-            .collect()
+            .collect())
     }
 
     /// ``(term, query frequency, document frequency)`` for each distinct analyzed
     /// term of ``query``, in first-occurrence order; df counts live documents. With
     /// ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
     /// index's BM25 statistics.
-    fn term_stats(&self, query: &str) -> Vec<(String, u32, u64)> {
-        search::query_terms(&self.snapshot(), query)
+    fn term_stats(&self, query: &str) -> PyResult<Vec<(String, u32, u64)>> {
+        Ok(search::query_terms(&self.snapshot(), query)
+            .map_err(CoreError)?
             .into_iter()
             .map(|t| (t.term, t.query_tf, t.df))
-            .collect()
+            .collect())
     }
 
     /// The index's collection statistics as a :class:`GlobalStats` without dfs:

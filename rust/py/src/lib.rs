@@ -15,6 +15,7 @@ mod lexical;
 mod merge;
 mod pickle;
 mod project;
+mod query_limits;
 mod results;
 mod scoring;
 mod snapshot_ids;
@@ -52,6 +53,8 @@ mod _core {
     use crate::pickle::_index_from_files;
     #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
+    #[pymodule_export]
+    use crate::query_limits::{query_limits, set_query_limits};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
     #[pymodule_export]

@@ -20,7 +20,6 @@ Numbers are floored (pi-search sends integers). A malformed request gets a 4xx s
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -30,13 +29,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.request_json import MAX_REQUEST_BYTES, parse_request
 from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
 from rserini.agent.tools.java_rules import round3_all
 from rserini.agent.tools.jsformat import js_json
+from rserini.exceptions import QueryError
 
 __all__ = ["MAX_BODY_BYTES", "HttpApi", "HttpError", "serve_http"]
 
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = MAX_REQUEST_BYTES
 """Largest request body read."""
 PREVIEW_DEPTH = 50
 
@@ -67,7 +68,11 @@ def _number(body: Mapping[str, Any], key: str, default: int | None, label: str) 
             raise HttpError(400, f"{label} body needs {key!r}")
         return default
     value = body[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    # A huge int is finite; it is clamped by the ranking's depth later (math.isfinite
+    # would overflow converting it to a float).
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise HttpError(400, f"{label} {key!r} must be a finite number")
+    if isinstance(value, float) and not math.isfinite(value):
         raise HttpError(400, f"{label} {key!r} must be a finite number")
     if value < 1:
         raise HttpError(400, f"{label} {key!r} must be >= 1 (got {js_json(value)})")
@@ -191,21 +196,19 @@ class HttpApi:
             if body is None:
                 raise HttpError(411, "the request needs a Content-Length body")
             try:
-                parsed = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+                parsed = parse_request(body.decode("utf-8"))
             except UnicodeDecodeError as e:
                 raise HttpError(400, f"the body is not UTF-8: {e}") from None
-            except (ValueError, RecursionError) as e:
+            except ValueError as e:
                 raise HttpError(400, f"the body is not JSON: {e}") from None
             return 200, endpoint(parsed)
         except HttpError as e:
             return e.status, {"error": str(e)}
+        except QueryError as e:  # a query over the limits
+            return 400, {"error": str(e)}
         except Exception as e:  # a bug must not take the server down
             print(f"rserini serve http: {type(e).__name__}: {e}", file=sys.stderr)
             return 500, {"error": f"internal error: {type(e).__name__}: {e}"}
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 class _Server(ThreadingHTTPServer):

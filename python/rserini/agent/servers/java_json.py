@@ -55,8 +55,8 @@ def _string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def java_json(value: object) -> str:
-    """``ObjectMapper.writeValueAsString(value)`` for JSON-shaped Python values."""
+def _scalar(value: object) -> str | None:
+    """The JSON text of a scalar, or ``None`` for a container."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -64,11 +64,57 @@ def java_json(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a JSON number")
         return java_double(value)
     if isinstance(value, str):
         return _string(value)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{_string(str(k))}:{java_json(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(java_json(v) for v in value) + "]"
+    if isinstance(value, dict | list | tuple):
+        return None
     raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def java_json(value: object) -> str:
+    """``ObjectMapper.writeValueAsString(value)`` for JSON-shaped Python values.
+
+    Iterative, so that no nesting depth (a request id nested thousands deep) can
+    exhaust the stack. ``ValueError`` for NaN or an infinity (not JSON), ``TypeError``
+    for a value that is not JSON-shaped.
+    """
+    out: list[str] = []
+    # What is left to write, last first: values, and literal text (brackets, separators).
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Text:
+            out.append(item.text)
+            continue
+        scalar = _scalar(item)
+        if scalar is not None:
+            out.append(scalar)
+        elif isinstance(item, dict):
+            out.append("{")
+            stack.append(_Text("}"))
+            entries = list(item.items())
+            for i in range(len(entries) - 1, -1, -1):
+                key, member = entries[i]
+                stack.append(member)
+                stack.append(_Text(("," if i else "") + _string(str(key)) + ":"))
+        else:
+            out.append("[")
+            stack.append(_Text("]"))
+            members = list(item)  # type: ignore[call-overload]
+            for i in range(len(members) - 1, -1, -1):
+                stack.append(members[i])
+                if i:
+                    stack.append(_Text(","))
+    return "".join(out)
+
+
+class _Text:
+    """Literal output on :func:`java_json`'s stack."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text

@@ -22,7 +22,6 @@ each connection is answered line by line, at most ``threads`` commands at once.
 
 from __future__ import annotations
 
-import json
 import math
 import socketserver
 import sys
@@ -34,12 +33,13 @@ from typing import IO, Any
 
 from rserini.agent.servers.backend import IndexBackend
 from rserini.agent.servers.java_json import java_json
+from rserini.agent.servers.request_json import MAX_CLUES, MAX_REQUEST_BYTES, parse_request
 from rserini.agent.tools.excerpt import clue_tokens
 from rserini.agent.tools.java_rules import java_blank, round3_all
 
 __all__ = ["MAX_LINE_BYTES", "RpcHandler", "answer_stream", "serve_stdio", "serve_tcp"]
 
-MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_LINE_BYTES = MAX_REQUEST_BYTES
 """Longest request line read; a longer one is refused and skipped."""
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _Binary = IO[bytes] | BufferedIOBase
@@ -107,6 +107,8 @@ def _parse_clues(value: object) -> list[_Clue]:
         return []
     if not isinstance(value, list):
         raise RpcError("clues must be a JSON array")
+    if len(value) > MAX_CLUES:
+        raise RpcError(f"at most {MAX_CLUES} clues are accepted (got {len(value)})")
     clues = []
     for item in value:
         if not isinstance(item, dict):
@@ -116,9 +118,12 @@ def _parse_clues(value: object) -> list[_Clue]:
         if category not in ("required", "any"):
             category = "any"
         boost = item.get("boost")
-        weight = (
-            float(boost) if isinstance(boost, (int, float)) and not isinstance(boost, bool) else 1.0
-        )
+        weight = 1.0
+        if isinstance(boost, int | float) and not isinstance(boost, bool):
+            try:
+                weight = float(boost)
+            except OverflowError:
+                raise RpcError("clue boost must be a finite number") from None
         clues.append(_Clue(text, str(category), weight))
     return clues
 
@@ -210,8 +215,8 @@ class RpcHandler:
         command_type = "unknown"
         try:
             try:
-                command = json.loads(text, parse_constant=_reject_constant)
-            except (ValueError, RecursionError) as e:
+                command = parse_request(text)
+            except ValueError as e:
                 raise RpcError(f"Invalid JSON command: {e}") from None
             if not isinstance(command, dict):
                 raise RpcError("Command must be a JSON object.")
@@ -254,8 +259,11 @@ class RpcHandler:
         handler = self._commands.get(kind)
         if handler is None:
             raise RpcError(f"Unknown command type: {kind}")
-        with self._slots:
+        if kind == "ping":  # never queued behind heavy commands
             payload = handler(command)
+        else:
+            with self._slots:
+                payload = handler(command)
         now = self.clock()
         payload["timing_ms"] = {
             "command": round3((now - started) * 1000),
@@ -374,10 +382,6 @@ class RpcHandler:
             "next_offset": chunk.next_offset,
             "text": chunk.text,
         }
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _lines(stream: _Binary) -> Iterator[bytes | None]:

@@ -18,6 +18,7 @@ import weakref
 from pathlib import Path
 
 from rserini.agent.tools.jsformat import well_formed
+from rserini.safe_fs import create_exclusive, own_dir, unpredictable_name
 
 __all__ = ["SpillDir", "read_spill_name", "sanitize_part", "search_spill_name"]
 
@@ -59,11 +60,26 @@ class SpillDir:
         return self._root
 
     def write(self, kind: str, name: str, content: str) -> str:
-        """Saves ``content`` as ``<root>/<kind>/<name>`` (name sanitized); returns the path."""
-        path = self.root / kind / sanitize_part(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(well_formed(content), encoding="utf-8")
-        return str(path)
+        """Saves ``content`` as ``<root>/<kind>/<name>`` (name sanitized); returns the path.
+
+        The file is created exclusively (``O_EXCL | O_NOFOLLOW``, mode 0600) and ``kind``
+        must be a real folder: a link planted at the name, or at ``kind``, is never
+        followed. A name already taken gets a random prefix no one can foresee.
+
+        Raises:
+            OSError: If ``<root>/<kind>`` is a link or not a folder.
+        """
+        self.root.mkdir(parents=True, exist_ok=True)  # a given folder, as the user named it
+        folder = own_dir(self.root / kind)
+        data = well_formed(content).encode("utf-8")
+        path = folder / sanitize_part(name)
+        while True:
+            try:
+                with create_exclusive(path) as out:
+                    out.write(data)
+                return str(path)
+            except FileExistsError:
+                path = folder / unpredictable_name(sanitize_part(name))
 
     def cleanup(self) -> None:
         """Removes a temporary folder now (a given folder is left alone)."""

@@ -74,7 +74,10 @@ fn same(a: &Index, b: &Index) {
     }
     let model = Model::Bm25(Bm25Params::default());
     for query in ["w1 w2 w3", "running", "the w5", "w996 running3", "nothing"] {
-        let (ha, hb) = (search(a, query, 50, &model), search(b, query, 50, &model));
+        let (ha, hb) = (
+            search(a, query, 50, &model).unwrap(),
+            search(b, query, 50, &model).unwrap(),
+        );
         assert_eq!(ha.len(), hb.len());
         for (p, q) in ha.iter().zip(&hb) {
             assert_eq!((p.doc, p.score.to_bits()), (q.doc, q.score.to_bits()));

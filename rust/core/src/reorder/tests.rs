@@ -187,6 +187,7 @@ fn hits(
     algorithm: Algorithm,
 ) -> Vec<(String, u32)> {
     search_with(index, query, k, model, algorithm)
+        .unwrap()
         .iter()
         .map(|h| (index.docid(h.doc).unwrap().to_owned(), h.score.to_bits()))
         .collect()

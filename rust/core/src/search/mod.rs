@@ -31,6 +31,7 @@ use crate::scoring::Bm25Params;
 pub mod cursor;
 mod exhaustive;
 mod explain;
+pub mod limits;
 mod model;
 pub mod pruned;
 mod query;
@@ -63,7 +64,8 @@ pub fn check_k(k: i64) -> Result<usize> {
 ///
 /// An empty query, or one whose terms are all unknown or removed by the
 /// analyzer, matches nothing and returns no hits.
-pub fn search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<ScoredDoc> {
+/// A query over the [`limits`] is an [`Error::Query`].
+pub fn search(index: &Index, query: &str, k: usize, model: &Model) -> Result<Vec<ScoredDoc>> {
     search_with(index, query, k, model, Algorithm::Auto)
 }
 
@@ -74,11 +76,11 @@ pub fn search_with(
     k: usize,
     model: &Model,
     algorithm: Algorithm,
-) -> Vec<ScoredDoc> {
-    let (terms, ords) = query::analyze(index, query);
-    top_k(index, &terms, &ords, k, model, algorithm, || {
+) -> Result<Vec<ScoredDoc>> {
+    let (terms, ords) = query::analyze(index, query)?;
+    Ok(top_k(index, &terms, &ords, k, model, algorithm, || {
         Weight::new(index, &terms, model, Statistics::Own)
-    })
+    }))
 }
 
 /// [`search_with`] for already analyzed terms.
@@ -109,9 +111,9 @@ pub fn search_with_stats(
     stats: Option<&GlobalStats>,
 ) -> Result<Vec<ScoredDoc>> {
     let Some(stats) = stats else {
-        return Ok(search_with(index, query, k, model, algorithm));
+        return search_with(index, query, k, model, algorithm);
     };
-    let (terms, ords) = query::analyze(index, query);
+    let (terms, ords) = query::analyze(index, query)?;
     let counts = Statistics::global(index, &terms, model, stats)?;
     Ok(top_k(index, &terms, &ords, k, model, algorithm, || {
         Weight::new(index, &terms, model, Statistics::Global(stats, &counts))
@@ -191,7 +193,7 @@ pub fn batch_search(
     k: usize,
     model: &Model,
     algorithm: Algorithm,
-) -> Vec<Vec<ScoredDoc>> {
+) -> Result<Vec<Vec<ScoredDoc>>> {
     queries
         .par_iter()
         .map(|q| search_with(index, q, k, model, algorithm))

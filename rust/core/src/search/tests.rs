@@ -59,7 +59,7 @@ fn variant(i: usize) -> Bm25Variant {
 
 fn check(index: &Index, query: &str, k: usize, model: &Model) -> Result<(), TestCaseError> {
     check_algorithms(query, k, |algorithm| {
-        search_with(index, query, k, model, algorithm)
+        search_with(index, query, k, model, algorithm).unwrap()
     })
 }
 
@@ -123,7 +123,7 @@ fn ties_at_the_threshold_are_broken_by_docid() {
     let model = Model::Bm25(Bm25Params::default());
     for k in [1, 10, 129, 999, 1000, 1001] {
         check(&index, "a b", k, &model).unwrap();
-        let hits = search_with(&index, "a", k, &model, Algorithm::MaxScore);
+        let hits = search_with(&index, "a", k, &model, Algorithm::MaxScore).unwrap();
         let first: Vec<&str> = hits.iter().map(|h| index.docid(h.doc).unwrap()).collect();
         assert_eq!(first[0], "d0000");
     }
@@ -174,7 +174,7 @@ fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
 
 /// `index`'s statistics with the dfs and cfs of `query`'s terms.
 fn stats_for(index: &Index, query: &str) -> GlobalStats {
-    let terms = query_terms(index, query);
+    let terms = query_terms(index, query).unwrap();
     GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()), true)
 }
 
@@ -309,6 +309,7 @@ fn sharded_search(
 
 fn single_search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<(String, u32)> {
     search_with(index, query, k, model, Algorithm::Exhaustive)
+        .unwrap()
         .into_iter()
         .map(|h| (index.docid(h.doc).unwrap().to_owned(), h.score.to_bits()))
         .collect()
@@ -422,11 +423,11 @@ proptest! {
             .collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let batch = pool.install(|| {
-            crate::search::batch_search(&index, &texts, k, &model, Algorithm::Exhaustive)
+            crate::search::batch_search(&index, &texts, k, &model, Algorithm::Exhaustive).unwrap()
         });
         for (query, batch) in texts.iter().zip(&batch) {
-            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
-            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore).unwrap();
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive).unwrap();
             for got in [&got, batch] {
                 prop_assert_eq!(got.len(), expected.len(), "{}", query);
                 for (g, e) in got.iter().zip(&expected) {
@@ -478,8 +479,8 @@ fn materialized_lists_span_accumulation_ranges() {
     }
     for query in ["w1 w7", "w0 w13 w500", "w2", "w49 w996 w3"] {
         for k in [1, 10, 1000] {
-            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
-            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore).unwrap();
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive).unwrap();
             assert_eq!(got.len(), expected.len(), "{query} k={k}");
             for (g, e) in got.iter().zip(&expected) {
                 assert_eq!(
