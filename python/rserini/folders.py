@@ -1,6 +1,6 @@
-"""What a folder given as an index is: an rserini index, a sharded one, or something else
-(a Lucene index, an empty or a foreign folder), so that a command can say which instead of
-reporting a damaged index."""
+"""What a folder given as an index is: an rserini index, a sharded one, a Lucene index (read,
+never written), or something else (an empty or a foreign folder), so that a command can
+say which instead of reporting a damaged index."""
 
 from __future__ import annotations
 
@@ -50,8 +50,23 @@ def folder_kind(path: str | os.PathLike[str]) -> FolderKind:
     return FolderKind.EMPTY if not names else FolderKind.FOREIGN
 
 
-def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
-    """The kind of an index folder (:attr:`FolderKind.INDEX` or :attr:`FolderKind.SHARDED`).
+def lucene_note(path: str | os.PathLike[str], what: str) -> str:
+    """What to say when a command that does not apply meets the Lucene index in ``path``."""
+    return (
+        f"{path} is a Lucene index ({_newest_commit(path)}), which rserini reads as it is "
+        f"(search, run, explain) but never writes to: {what}; to add or delete documents, "
+        f"index the same documents with `rserini index --input CORPUS --index NEW_FOLDER`"
+    )
+
+
+def _newest_commit(path: str | os.PathLike[str]) -> str:
+    commits = [n for n in os.listdir(path) if LUCENE_COMMIT.fullmatch(n)]
+    return max(commits, key=lambda n: int(n.removeprefix("segments_"), 36))
+
+
+def check_index_folder(path: str | os.PathLike[str], *, write: bool = False) -> FolderKind:
+    """The kind of an index folder: :attr:`FolderKind.INDEX`, :attr:`FolderKind.SHARDED`,
+    or :attr:`FolderKind.LUCENE` unless ``write`` (a command that changes the index).
 
     Raises
     ------
@@ -60,8 +75,8 @@ def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
     NotADirectoryError
         If it is a file.
     NotAnIndexError
-        If it is a Lucene index, an empty folder or a folder of other files; the message
-        says which, and what to do instead.
+        If it is an empty folder or a folder of other files, or a Lucene index to write
+        to; the message says which, and what to do instead.
     """
     kind = folder_kind(path)
     hint = BUILD_HINT.format(path=path)
@@ -69,15 +84,8 @@ def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
         raise FileNotFoundError(f"no such index folder: {path} ({hint})")
     if kind is FolderKind.FILE:
         raise NotADirectoryError(f"{path} is a file, not an index folder")
-    if kind is FolderKind.LUCENE:
-        commits = [n for n in os.listdir(path) if LUCENE_COMMIT.fullmatch(n)]
-        commit = max(commits, key=lambda n: int(n.removeprefix("segments_"), 36))
-        raise NotAnIndexError(
-            f"{path} is a Lucene index ({commit}), not an rserini index: rserini reads only "
-            f"its own format; index the same documents with `rserini index --input CORPUS "
-            f"--index NEW_FOLDER` (rserini never writes to a Lucene folder)",
-            str(path),
-        )
+    if kind is FolderKind.LUCENE and write:
+        raise NotAnIndexError(lucene_note(path, "this command changes an index"), str(path))
     if kind is FolderKind.EMPTY:
         raise NotAnIndexError(f"{path} is an empty folder, not an index: {hint}", str(path))
     if kind is FolderKind.FOREIGN:
