@@ -119,6 +119,9 @@ def add_commands(sub: Subcommands) -> None:
 def _search_project(args: argparse.Namespace, query: str) -> int:
     from rserini.project_index import ProjectIndex
 
+    if not Path(args.root).is_dir():
+        what = "no such folder" if not Path(args.root).exists() else "not a folder"
+        raise FileNotFoundError(f"{what}: {args.root} (--root: the folder whose files to search)")
     project = ProjectIndex.open(
         args.root,
         analyzer=args.analyzer or "code",
