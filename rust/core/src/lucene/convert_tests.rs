@@ -19,7 +19,8 @@ fn converts_with_exact_lengths_matching_lucene_norms() {
         "information retrieval",
         5,
         &Model::Bm25(Bm25Params::default()),
-    );
+    )
+    .unwrap();
     assert_eq!(hits.len(), 5);
 }
 
