@@ -24,6 +24,7 @@ import pytest
 
 from support import DATA, REPO, collection
 
+LUCENE_INDEX = REPO / "tests" / "data" / "lucene" / "9.9.1" / "adi-1seg-raw"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -52,18 +53,32 @@ def test_readme_has_python_examples() -> None:
     assert len(readme_blocks("python")) >= 3
 
 
+def cli_block(marker: str) -> list[str]:
+    """The command lines of the one ``sh`` block that holds ``marker``."""
+    found = [commands(b) for b in readme_blocks("sh") if marker in b]
+    assert len(found) == 1, f"expected one README sh block with {marker!r}"
+    return found[0]
+
+
 def test_every_readme_shell_block_is_tested() -> None:
-    """Each sh block is one of the three the tests below run."""
+    """Each sh block is one of the four the tests below run."""
     blocks = [commands(block) for block in readme_blocks("sh")]
-    cli = [b for b in blocks if any(line.startswith("rserini ") for line in b)]
-    assert len(blocks) == 3 and len(cli) == 1
-    assert shell_block("make") in blocks and shell_block("pip") in blocks
+    assert len(blocks) == 4
+    for tested in (
+        shell_block("make"),
+        shell_block("pip"),
+        cli_block("rserini index --input"),
+        cli_block("lucene-index"),
+    ):
+        assert tested in blocks
 
 
 def test_readme_python_blocks_run_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    # The Lucene example's folder: a Lucene index Anserini wrote, as a user has one.
+    shutil.copytree(LUCENE_INDEX, tmp_path / "lucene-index.adi")
     namespace: dict[str, object] = {"__name__": "__readme__"}
     for number, block in enumerate(readme_blocks("python"), 1):
         code = compile(block, f"README.md python block {number}", "exec")
@@ -124,7 +139,7 @@ def test_readme_command_line_block_runs_as_written(tmp_path: Path) -> None:
     shutil.copy(REPO / "README.md", work)
     # `rserini` as the interpreter running this suite has it (the installed wheel).
     define = f'rserini() {{ "{sys.executable}" -m rserini "$@"; }}\n'
-    lines = commands(next(b for b in readme_blocks("sh") if "rserini index --input" in b))
+    lines = cli_block("rserini index --input")
     outputs = {}
     for line in lines:
         done = subprocess.run(
@@ -142,3 +157,29 @@ def test_readme_command_line_block_runs_as_written(tmp_path: Path) -> None:
     assert re.search(r"nDCG@10\s+all\s+0\.6789", evaluation), evaluation
     assert (work / "tune-scifact" / "heatmap.png").is_file()
     assert (work / "sharded").is_dir() and (work / "idx").is_dir()
+
+
+def test_readme_lucene_block_runs_as_written(tmp_path: Path) -> None:
+    """The Lucene block, in a folder holding a Lucene index as ``lucene-index.adi``; its
+    ``--prebuilt`` line runs when the index is in Pyserini's cache (it downloads it)."""
+    from rserini.lucene.prebuilt import prebuilt_index
+
+    shutil.copytree(LUCENE_INDEX, tmp_path / "lucene-index.adi")
+    scifact = DATA / "scifact" / "queries.jsonl"
+    if scifact.is_file():
+        shutil.copy(scifact, tmp_path / "queries.jsonl")
+    define = f'rserini() {{ "{sys.executable}" -m rserini "$@"; }}\n'
+    ran = 0
+    for line in cli_block("lucene-index"):
+        name = re.search(r"--prebuilt (\S+)", line)
+        if name and not (
+            prebuilt_index(name.group(1)).cached_path().is_dir() and scifact.is_file()
+        ):
+            continue  # a download of Pyserini's index: not in a test
+        done = subprocess.run(
+            ["bash", "-c", define + line], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, f"{line}\n{done.stderr[-3000:]}"
+        assert done.stdout.strip(), f"{line}: printed nothing"
+        ran += 1
+    assert ran >= 2

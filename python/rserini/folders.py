@@ -50,12 +50,13 @@ def folder_kind(path: str | os.PathLike[str]) -> FolderKind:
     return FolderKind.EMPTY if not names else FolderKind.FOREIGN
 
 
-def lucene_note(path: str | os.PathLike[str], what: str) -> str:
-    """What to say when a command that does not apply meets the Lucene index in ``path``."""
+def lucene_note(path: str | os.PathLike[str]) -> str:
+    """What a command that would write to the Lucene index in ``path`` says instead."""
     return (
-        f"{path} is a Lucene index ({_newest_commit(path)}), which rserini reads as it is "
-        f"(search, run, explain) but never writes to: {what}; to add or delete documents, "
-        f"index the same documents with `rserini index --input CORPUS --index NEW_FOLDER`"
+        f"{path} is a Lucene index ({_newest_commit(path)}): rserini searches it as it is "
+        f"(search, run, explain, info) but never writes to a Lucene folder; to add or delete "
+        f"documents, index them into a new rserini index with `rserini index --input CORPUS "
+        f"--index NEW_FOLDER`"
     )
 
 
@@ -85,7 +86,7 @@ def check_index_folder(path: str | os.PathLike[str], *, write: bool = False) -> 
     if kind is FolderKind.FILE:
         raise NotADirectoryError(f"{path} is a file, not an index folder")
     if kind is FolderKind.LUCENE and write:
-        raise NotAnIndexError(lucene_note(path, "this command changes an index"), str(path))
+        raise NotAnIndexError(lucene_note(path), str(path))
     if kind is FolderKind.EMPTY:
         raise NotAnIndexError(f"{path} is an empty folder, not an index: {hint}", str(path))
     if kind is FolderKind.FOREIGN:

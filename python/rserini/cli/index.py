@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rserini._core import ANALYZER_PRESETS, Index, corpus_files
-from rserini.cli.common import Subcommands, progress
+from rserini._core import ANALYZER_PRESETS, Index, corpus_files, lucene_info
+from rserini.cli.common import Subcommands, add_index_args, index_folder, progress
 from rserini.distributed.options import RAY_INSTALL
 from rserini.exceptions import NotAnIndexError
-from rserini.folders import FolderKind, check_index_folder, lucene_note
+from rserini.folders import FolderKind, check_index_folder, folder_kind, lucene_note
 from rserini.formats import parse_error
 
 
@@ -96,9 +96,11 @@ def add_commands(sub: Subcommands) -> None:
         help="describe an index: format, counts, analyzer, sizes, segments",
         description="Describe an index folder: its format version, the rserini version that "
         "wrote it, its generation, analyzer, document, term and posting counts, average "
-        "document length, sizes in bytes and segments (--json for a JSON object).",
+        "document length, sizes in bytes and segments (--json for a JSON object). Of a "
+        "sharded folder: its shards, each described; of a Lucene index (or --prebuilt "
+        "NAME): the Lucene version, commit generation, documents, segments and fields.",
     )
-    p.add_argument("--index", required=True, type=Path, help="index folder (or sharded folder)")
+    add_index_args(p)
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.add_argument(
         "--verify",
@@ -144,6 +146,7 @@ def _add_shard_args(p: argparse.ArgumentParser) -> None:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
+    _writable(args.index)
     if args.shards is not None:
         return _index_sharded(args)
     if args.ray is not None:
@@ -221,6 +224,12 @@ def _index_sharded(args: argparse.Namespace) -> int:
     return 0
 
 
+def _writable(folder: Path) -> None:
+    """Refuses a Lucene folder, which rserini only reads."""
+    if folder_kind(folder) is FolderKind.LUCENE:
+        raise NotAnIndexError(lucene_note(folder), str(folder))
+
+
 def _append_sharded(args: argparse.Namespace) -> int:
     """``rserini index --append`` to a sharded folder: each document to its shard."""
     from rserini.distributed import ShardedIndex
@@ -288,35 +297,39 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    kind = check_index_folder(args.index)
+    folder = index_folder(args)
+    assert folder is not None  # argparse requires --index or --prebuilt
+    kind = check_index_folder(folder)
     if kind is FolderKind.SHARDED:
-        return _info_sharded(args)
+        return _info_sharded(folder, args)
     if kind is FolderKind.LUCENE:
-        raise NotAnIndexError(lucene_note(args.index, "info describes rserini indexes"))
-    index = Index.load(args.index)
+        if args.verify:
+            raise SystemExit("error: --verify checks rserini's own files, not a Lucene index's")
+        return _lucene_info(folder, args.json)
+    index = Index.load(folder)
     if args.verify:
         index.verify()
-    info = {**index.info(), "path": str(args.index)}
+    info = {**index.info(), "path": str(folder)}
     if args.verify:
         info["verified"] = "every file and checksum"
     _print_info(info, args.json)
     return 0
 
 
-def _info_sharded(args: argparse.Namespace) -> int:
+def _info_sharded(folder: Path, args: argparse.Namespace) -> int:
     """``rserini info`` of a sharded folder: its manifest and each shard's info."""
     from rserini.distributed.open_shards import check_shards, manifest_or_error
 
-    manifest = manifest_or_error(args.index)
-    check_shards(args.index, manifest)
+    manifest = manifest_or_error(folder)
+    check_shards(folder, manifest)
     shards = []
     for entry in manifest.shards:
-        shard = Index.load(args.index / entry.path)
+        shard = Index.load(folder / entry.path)
         if args.verify:
             shard.verify()
-        shards.append({**shard.info(), "path": str(args.index / entry.path)})
+        shards.append({**shard.info(), "path": str(folder / entry.path)})
     info: dict[str, Any] = {
-        "path": str(args.index),
+        "path": str(folder),
         "format": "sharded (sharded.json): searched as one index by search, run, explain",
         "shards": len(shards),
         "documents": sum(s["documents"] for s in shards),
@@ -355,3 +368,41 @@ def _print_info(info: dict[str, Any], as_json: bool) -> None:
             print(f"analyzer: {value['name']} ({json.dumps(value)})")
         else:
             print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
+
+
+def _lucene_info(folder: Path, as_json: bool) -> int:
+    """Describes a Lucene index folder (read only)."""
+    info = {"kind": "lucene", **lucene_info(folder), "path": str(folder)}
+    if as_json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"path: {folder}")
+    print(
+        f"kind: Lucene index, written by Lucene {info['lucene_version']} (created by Lucene "
+        f"{info['created_major']}); searched as is, never written"
+    )
+    print(f"generation: {info['generation']} (segments_{_base36(info['generation'])})")
+    print(f"documents: {info['documents']:,}")
+    print(f"deleted: {info['deleted']:,}")
+    print("segments:")
+    for seg in info["segments"]:
+        compound = ", compound file" if seg["compound"] else ""
+        print(
+            f"  {seg['name']}: {seg['documents']:,} documents, {seg['deleted']:,} deleted "
+            f"({seg['codec']}, Lucene {seg['lucene_version']}{compound})"
+        )
+    print("fields:")
+    for field in info["fields"]:
+        extras = [name for name in ("norms", "term_vectors") if field[name]]
+        print(f"  {field['name']}: {field['index_options']}" + "".join(f", {e}" for e in extras))
+    return 0
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out

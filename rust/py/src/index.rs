@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -68,12 +68,14 @@ impl AnalyzerArg {
     }
 }
 
-/// A search's scoring model, top-k algorithm and statistics (the index's
-/// own unless given), parsed once per call.
+/// A search's scoring model, top-k algorithm, statistics (the index's own
+/// unless given) and fields with their boosts (the main one unless given),
+/// parsed once per call.
 struct Plan {
     model: Model,
     algorithm: Algorithm,
     stats: Option<Arc<GlobalStats>>,
+    fields: Option<Vec<(String, f32)>>,
 }
 
 impl Plan {
@@ -82,17 +84,36 @@ impl Plan {
         scoring: Option<Bound<'_, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'_, PyGlobalStats>>,
+        fields: Option<Bound<'_, PyDict>>,
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        Ok(Plan {
+        let fields = fields.map(|f| field_boosts(method, &f)).transpose()?;
+        let plan = Plan {
             model: scoring::model(method, scoring.as_ref(), options.as_ref())?,
             algorithm: Algorithm::parse(algorithm).map_err(CoreError)?,
             stats: stats.map(|s| Arc::clone(&s.get().inner)),
-        })
+            fields,
+        };
+        if plan.fields.is_some() && (plan.stats.is_some() || !matches!(plan.model, Model::Bm25(_)))
+        {
+            return Err(CoreError(Error::Query(format!(
+                "{method}: fields= searches with BM25 and the index's own statistics"
+            )))
+            .into());
+        }
+        Ok(plan)
+    }
+
+    /// Whether queries need [`Plan::search`] one by one (not the batch path).
+    fn one_by_one(&self) -> bool {
+        self.stats.is_some() || self.fields.is_some()
     }
 
     /// The `k` best documents of `index` for `query` under this plan.
     fn search(&self, index: &Index, query: &str, k: usize) -> Result<Vec<ScoredDoc>, Error> {
+        if let (Some(fields), Model::Bm25(params)) = (&self.fields, &self.model) {
+            return search::search_fields(index, query, k, params, fields);
+        }
         search::search_with_stats(
             index,
             query,
@@ -102,6 +123,31 @@ impl Plan {
             self.stats.as_deref(),
         )
     }
+}
+
+/// `fields=`: a dict of field name → boost (a number).
+fn field_boosts(method: &str, fields: &Bound<'_, PyDict>) -> PyResult<Vec<(String, f32)>> {
+    if fields.is_empty() {
+        return Err(PyValueError::new_err(format!(
+            "{method}: fields= needs at least one field, e.g. {{\"contents\": 1.0}}"
+        )));
+    }
+    fields
+        .iter()
+        .map(|(name, boost)| {
+            let name: String = name.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{method}: fields= maps field names (str) to boosts"
+                ))
+            })?;
+            let boost: f64 = boost.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{method}: the boost of field {name:?} must be a number"
+                ))
+            })?;
+            Ok((name, boost as f32))
+        })
+        .collect()
 }
 
 /// Rocchio's first-stage BM25 and parameters.
@@ -764,6 +810,14 @@ impl PyIndex {
         self.snapshot().len()
     }
 
+    /// The fields ``fields=`` of a search can name: ``"contents"`` first, then
+    /// the others of an index that keeps several (a Lucene index built with
+    /// Anserini's ``-fields``).
+    fn field_names(&self) -> Vec<String> {
+        let index = self.snapshot();
+        index.field_names().into_iter().map(String::from).collect()
+    }
+
     fn __contains__(&self, docid: &str) -> bool {
         self.snapshot().doc(docid).is_ok()
     }
@@ -817,9 +871,48 @@ impl PyIndex {
         }
     }
 
+    /// The original document exactly as stored (Pyserini's ``raw()``: the JSON
+    /// line, or for a Lucene index Anserini's ``raw`` field), ``None`` if only its
+    /// text was kept. Errors as :meth:`doc`.
+    fn raw(&self, docid: &str) -> PyResult<Option<String>> {
+        Ok(self.snapshot().stored(docid).map_err(CoreError)?.raw)
+    }
+
     /// The indexed text of a stored document.
     fn contents(&self, docid: &str) -> PyResult<String> {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
+    }
+
+    /// The internal id of the live document ``docid`` (its first copy), the
+    /// inverse of :meth:`docids`; in a Lucene index, Lucene's own docid.
+    fn internal_id(&self, docid: &str) -> PyResult<u32> {
+        Ok(self.snapshot().doc(docid).map_err(CoreError)?)
+    }
+
+    /// The live postings of ``term``, taken as it is (not analyzed): internal
+    /// ids, ascending, and term frequencies, two int32 arrays, empty when no
+    /// live document holds the term. With ``deleted``, the postings of deleted
+    /// documents too, as a Lucene index keeps them until its segments merge.
+    #[pyo3(signature = (term, *, deleted = false))]
+    fn postings<'py>(
+        &self,
+        py: Python<'py>,
+        term: &str,
+        deleted: bool,
+    ) -> (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray1<i32>>) {
+        let index = self.snapshot();
+        let (mut ids, mut tfs) = (Vec::new(), Vec::new());
+        for (s, segment) in index.segments().iter().enumerate() {
+            if let Some(ord) = segment.data().term_ord(term) {
+                segment.data().for_each_posting(ord, |doc, tf| {
+                    if deleted || !segment.is_deleted(doc) {
+                        ids.push(index.global(s, doc) as i32);
+                        tfs.push(tf as i32);
+                    }
+                });
+            }
+        }
+        (ids.into_pyarray(py), tfs.into_pyarray(py))
     }
 
     /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
@@ -923,9 +1016,9 @@ impl PyIndex {
     /// TypeError
     ///     For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
     ///     and a keyword of it.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -936,9 +1029,10 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search", scoring, algorithm, stats, options)?;
+        let plan = Plan::new("Index.search", scoring, algorithm, stats, fields, options)?;
         let (index, docs) = self.ranked(py, query, k, &plan)?;
         hits(py, &index, &self.docids, &docs)
     }
@@ -946,9 +1040,9 @@ impl PyIndex {
     /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
     /// objects: the cheapest way to a deep ranking (evaluation, fusion).
     /// Parameters and errors as ``search``.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
@@ -959,9 +1053,17 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search_pairs", scoring, algorithm, stats, options)?;
+        let plan = Plan::new(
+            "Index.search_pairs",
+            scoring,
+            algorithm,
+            stats,
+            fields,
+            options,
+        )?;
         let (index, docs) = self.ranked(py, query, k, &plan)?;
         pairs(py, &index, &self.docids, &docs)
     }
@@ -972,9 +1074,9 @@ impl PyIndex {
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
     /// snapshot searched even after a commit; an empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -986,17 +1088,25 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let owned = query_list(queries)?;
         let index = self.snapshot();
         // Columns beyond the number of documents could only hold padding.
         let k = k.0.min(index.len());
-        let plan = Plan::new("Index.batch_search", scoring, algorithm, stats, options)?;
+        let plan = Plan::new(
+            "Index.batch_search",
+            scoring,
+            algorithm,
+            stats,
+            fields,
+            options,
+        )?;
         let (ids, scores) = detached(py, threads.map(|t| t.0), || {
-            let rankings = match &plan.stats {
-                None => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm)?,
-                Some(_) => owned
+            let rankings = match plan.one_by_one() {
+                false => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm)?,
+                true => owned
                     .par_iter()
                     .map(|q| plan.search(&index, q, k))
                     .collect::<Result<_, Error>>()?,
@@ -1013,9 +1123,9 @@ impl PyIndex {
     /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
     /// The calling thread makes the tuples of each ranking as soon as it is found,
     /// and searches too (without the GIL) while none is waiting.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -1027,6 +1137,7 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
@@ -1035,6 +1146,7 @@ impl PyIndex {
             scoring,
             algorithm,
             stats,
+            fields,
             options,
         )?;
         let index = self.snapshot();
@@ -1055,9 +1167,9 @@ impl PyIndex {
     /// ship many rankings between processes (:func:`merge_topk` merges them;
     /// ``Columns.to_pairs()`` gives ``batch_search_pairs``' lists). Parameters and
     /// errors as ``batch_search``.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_columns<'py>(
@@ -1069,6 +1181,7 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let owned = query_list(queries)?;
@@ -1077,6 +1190,7 @@ impl PyIndex {
             scoring,
             algorithm,
             stats,
+            fields,
             options,
         )?;
         let index = self.snapshot();

@@ -31,6 +31,7 @@ use crate::scoring::Bm25Params;
 pub mod cursor;
 mod exhaustive;
 mod explain;
+mod fields;
 pub mod limits;
 mod model;
 pub mod pruned;
@@ -43,6 +44,7 @@ mod weight;
 mod tests;
 
 pub use explain::{Explanation, TermExplanation, explain};
+pub use fields::search_fields;
 pub use model::{Algorithm, Model};
 use query::TermOrds;
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
