@@ -679,6 +679,13 @@ impl PyIndex {
         self.source.clone()
     }
 
+    /// For an index opened from a Lucene folder, the Lucene version that wrote
+    /// its commit (``"9.9.1"``); else ``None``.
+    #[getter]
+    fn lucene_version(&self) -> Option<String> {
+        self.snapshot().lucene_version().map(String::from)
+    }
+
     /// This index's current snapshot, recording ``source`` as the origin of its
     /// documents when saved (no queued changes; for a sharded build, whose shards
     /// name the corpus rather than their spill file).
