@@ -142,11 +142,15 @@ def test_search_index_output_is_unchanged(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("".join(json.dumps({"id": d, "contents": t}) + "\n" for d, t in TINY))
     assert rserini("index", "--input", corpus, "--index", tmp_path / "idx", "-q").returncode == 0
-    out = rserini("search", "--index", tmp_path / "idx", "network")
+    out = rserini("search", "--index", tmp_path / "idx", "--no-text", "network")
     rows = [row.split() for row in out.stdout.splitlines()]
     assert [(r[0], r[2]) for r in rows] == [("1", "d1"), ("2", "d4")]
     assert all(len(r) == 3 and float(r[1]) > 0 for r in rows)
     assert out.stderr == ""
+    # By default each row goes on with the document's first line (tests/test_cli_output.py).
+    shown = rserini("search", "--index", tmp_path / "idx", "network").stdout.splitlines()
+    assert [row.split()[:3] for row in shown] == [r[:3] for r in rows]
+    assert shown[0].split()[3:5] == ["Routers", "forward"]
     fused = rserini("search", "--index", tmp_path / "idx", "--model", "rrf", "--json", "network")
     hits = json.loads(fused.stdout)["hits"]
     assert [(h["rank"], h["docid"]) for h in hits] == [(1, "d1"), (2, "d4")]

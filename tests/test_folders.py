@@ -51,9 +51,14 @@ def test_folder_kind(folders: Path, name: str, kind: FolderKind) -> None:
 def test_messages_say_what_the_folder_is_never_corrupted(folders: Path) -> None:
     assert check_index_folder(folders / "index") is FolderKind.INDEX
     assert check_index_folder(folders / "sharded") is FolderKind.SHARDED
+    assert check_index_folder(folders / "index", write=True) is FolderKind.INDEX
+    assert check_index_folder(folders / "sharded", write=True) is FolderKind.SHARDED
+    # A Lucene index is read as it is, never written.
+    assert check_index_folder(folders / "lucene") is FolderKind.LUCENE
     with pytest.raises(NotAnIndexError, match=r"is a Lucene index \(segments_a\)") as e:
-        check_index_folder(folders / "lucene")
+        check_index_folder(folders / "lucene", write=True)
     assert e.value.path == str(folders / "lucene")
+    assert "never writes to" in str(e.value) and "corrupt" not in str(e.value)
     with pytest.raises(NotAnIndexError, match="is an empty folder, not an index: build one"):
         check_index_folder(folders / "empty")
     with pytest.raises(NotAnIndexError, match=r"has no meta\.json or sharded\.json"):

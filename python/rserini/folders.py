@@ -1,6 +1,6 @@
-"""What a folder given as an index is: an rserini index, a sharded one, or something else
-(a Lucene index, an empty or a foreign folder), so that a command can say which instead of
-reporting a damaged index."""
+"""What a folder given as an index is: an rserini index, a sharded one, a Lucene index (read,
+never written), or something else (an empty or a foreign folder), so that a command can
+say which instead of reporting a damaged index."""
 
 from __future__ import annotations
 
@@ -50,8 +50,24 @@ def folder_kind(path: str | os.PathLike[str]) -> FolderKind:
     return FolderKind.EMPTY if not names else FolderKind.FOREIGN
 
 
-def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
-    """The kind of an index folder (:attr:`FolderKind.INDEX` or :attr:`FolderKind.SHARDED`).
+def lucene_note(path: str | os.PathLike[str]) -> str:
+    """What a command that would write to the Lucene index in ``path`` says instead."""
+    return (
+        f"{path} is a Lucene index ({_newest_commit(path)}): rserini searches it as it is "
+        f"(search, run, explain, info) but never writes to a Lucene folder; to add or delete "
+        f"documents, index them into a new rserini index with `rserini index --input CORPUS "
+        f"--index NEW_FOLDER`"
+    )
+
+
+def _newest_commit(path: str | os.PathLike[str]) -> str:
+    commits = [n for n in os.listdir(path) if LUCENE_COMMIT.fullmatch(n)]
+    return max(commits, key=lambda n: int(n.removeprefix("segments_"), 36))
+
+
+def check_index_folder(path: str | os.PathLike[str], *, write: bool = False) -> FolderKind:
+    """The kind of an index folder: :attr:`FolderKind.INDEX`, :attr:`FolderKind.SHARDED`,
+    or :attr:`FolderKind.LUCENE` unless ``write`` (a command that changes the index).
 
     Raises
     ------
@@ -60,8 +76,8 @@ def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
     NotADirectoryError
         If it is a file.
     NotAnIndexError
-        If it is a Lucene index, an empty folder or a folder of other files; the message
-        says which, and what to do instead.
+        If it is an empty folder or a folder of other files, or a Lucene index to write
+        to; the message says which, and what to do instead.
     """
     kind = folder_kind(path)
     hint = BUILD_HINT.format(path=path)
@@ -69,16 +85,8 @@ def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
         raise FileNotFoundError(f"no such index folder: {path} ({hint})")
     if kind is FolderKind.FILE:
         raise NotADirectoryError(f"{path} is a file, not an index folder")
-    if kind is FolderKind.LUCENE:
-        commits = [n for n in os.listdir(path) if LUCENE_COMMIT.fullmatch(n)]
-        commit = max(commits, key=lambda n: int(n.removeprefix("segments_"), 36))
-        raise NotAnIndexError(
-            f"{path} is a Lucene index ({commit}), not an rserini index: rserini searches "
-            f"it as it is (search, run, explain, info) but never writes to a Lucene folder; "
-            f"to change it, index the same documents with `rserini index --input CORPUS "
-            f"--index NEW_FOLDER`",
-            str(path),
-        )
+    if kind is FolderKind.LUCENE and write:
+        raise NotAnIndexError(lucene_note(path), str(path))
     if kind is FolderKind.EMPTY:
         raise NotAnIndexError(f"{path} is an empty folder, not an index: {hint}", str(path))
     if kind is FolderKind.FOREIGN:

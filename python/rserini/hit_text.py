@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from rserini._core import Analyzer
+from rserini._core import DOCID_FIELDS, Analyzer, Index
+from rserini.exceptions import QueryError, UnknownDocidError
 
 # The fields that name a document rather than hold its text.
-ID_FIELDS = frozenset({"id", "_id", "docid"})
+ID_FIELDS = frozenset(DOCID_FIELDS)
 # The fields whose first line stands for a document when it has no title, in this order.
 TEXT_FIELDS = ("contents", "text", "body", "abstract")
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")  # a possessive or contraction stays one word
@@ -68,3 +70,17 @@ def highlight(text: str, terms: set[str], analyzer: Analyzer) -> str:
             out += [text[end : word.start()], BOLD, word.group(), RESET]
             end = word.end()
     return "".join([*out, text[end:]])
+
+
+def stored_docs(index: Any, docids: Sequence[str]) -> list[dict[str, object] | None]:
+    """The stored fields of each docid of ``index`` (an :class:`rserini.Index` or a
+    sharded index); ``None`` where the index keeps no text (built with ``store=False``)."""
+    if not isinstance(index, Index):
+        return list(index.docs(docids))
+    found: list[dict[str, object] | None] = []
+    for docid in docids:
+        try:
+            found.append(index.doc(docid))
+        except (QueryError, UnknownDocidError):
+            found.append(None)
+    return found

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from rserini._core import Bm25, Hit, Index, rrf
 from rserini.exceptions import QueryError
+from rserini.folders import FolderKind, check_index_folder
 from rserini.retrieval.fusion import candidate_pool
 
 __all__ = ["Explained", "ExplainedTerm", "Model", "Searchable", "open_searchable", "ranked"]
@@ -128,9 +129,11 @@ class Searchable(Protocol):
 
 
 def open_searchable(path: str | Path) -> Searchable:
-    """The index in ``path``, or the sharded index (searched as one) if it is one."""
+    """The index in ``path``, or the sharded index (searched as one) if it is one; a
+    missing, empty or foreign folder is :func:`rserini.folders.check_index_folder`'s
+    error, which says what it is."""
     path = Path(path)
-    if (path / "sharded.json").is_file():
+    if check_index_folder(path) is FolderKind.SHARDED:
         from rserini.distributed import ShardedIndex
 
         return ShardedIndex.open(path)

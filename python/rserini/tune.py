@@ -24,6 +24,7 @@ import io
 import itertools
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -51,6 +52,10 @@ if TYPE_CHECKING:
 DEFAULT_DEPTH = 1000
 """Results per query for a metric without a cutoff (MAP, MRR, Bpref...)."""
 PLOT_HINT = "pip install 'rserini[plot]'"
+CORPUS_FORMS = (
+    "--corpus takes a BEIR folder (corpus.jsonl or corpus.jsonl.gz, queries.jsonl, "
+    "qrels/test.tsv) or a JSONL corpus with --queries and --qrels"
+)
 
 ProgressCallback = Callable[[int, int, "dict[str, Any]"], None]
 
@@ -772,15 +777,22 @@ def open_collection(
 
     if (corpus is None) == (index is None):
         raise RseriniError("give either a corpus or a saved index")
+    for given, what in ((corpus, CORPUS_FORMS), (index, "a saved index folder")):
+        if given is not None and not os.path.exists(given):
+            raise FileNotFoundError(f"no such folder or file: {given} ({what})")
     if corpus is not None and beir_files(corpus, split) is not None:
         beir = beir_collection(corpus, split=split, queries=queries, qrels=qrels)
         built = Index.from_jsonl(beir.corpus, analyzer=analyzer, threads=threads, progress=progress)
         return built, beir.queries(), beir.qrels(), beir.name
     if queries is None or qrels is None:
         raise RseriniError(
-            "--queries and --qrels are needed unless --corpus is a BEIR folder (corpus.jsonl "
-            "or corpus.jsonl.gz, queries.jsonl, qrels/test.tsv)"
+            f"--queries and --qrels are needed unless --corpus is a BEIR folder; {corpus or index} "
+            f"is not one (a BEIR folder holds corpus.jsonl or corpus.jsonl.gz, queries.jsonl, "
+            f"qrels/{split}.tsv)"
         )
+    for path, what in ((queries, "--queries"), (qrels, "--qrels")):
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no such file: {path} ({what})")
     if index is not None:
         loaded = Index.load(index)
         name = Path(index).name

@@ -8,6 +8,8 @@ each parses its arguments and calls the library: no logic lives here.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -50,9 +52,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return status
+    except BrokenPipeError:
+        return _closed_pipe()
     except (RseriniError, OSError) as e:
         print(f"rserini: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _closed_pipe() -> int:
+    """The reader of stdout left (``rserini search ... | head -1``): end quietly with the
+    status of a process that SIGPIPE ended, as other tools in a pipeline do. Python ignores
+    SIGPIPE (the servers must survive a closed socket), so this is the exception instead;
+    stdout is pointed at /dev/null so the flush at exit finds no pipe to fail on."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE

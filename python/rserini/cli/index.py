@@ -4,15 +4,19 @@ deleting from it, describing it."""
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from rserini._core import ANALYZER_PRESETS, Index, lucene_info
+from rserini._core import ANALYZER_PRESETS, Index, corpus_files, lucene_info
 from rserini.cli.common import Subcommands, add_index_args, index_folder, progress
 from rserini.distributed.options import RAY_INSTALL
 from rserini.exceptions import NotAnIndexError
-from rserini.folders import FolderKind, folder_kind
+from rserini.folders import FolderKind, check_index_folder, folder_kind, lucene_note
+from rserini.formats import parse_error
 from rserini.languages import LANGUAGES, language_preset
 
 
@@ -31,7 +35,8 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument(
         "--append",
         action="store_true",
-        help="add the documents to the existing index in --index (crash-safe commit)",
+        help="add the documents to the existing index in --index (crash-safe commit; to a "
+        "sharded folder, each document to the shard its docid names)",
     )
     p.add_argument(
         "--no-store", action="store_true", help="do not keep the documents' text in the index"
@@ -91,7 +96,7 @@ def add_commands(sub: Subcommands) -> None:
         description="Delete documents by docid and commit (crash-safe).",
     )
     p.add_argument("docids", nargs="+", metavar="DOCID")
-    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--index", required=True, type=Path, help="index folder (or sharded folder)")
     p.add_argument("-q", "--quiet", action="store_true", help="no status message")
     p.set_defaults(func=_cmd_delete)
 
@@ -101,11 +106,17 @@ def add_commands(sub: Subcommands) -> None:
         description="Describe an index folder: its format version, the rserini version that "
         "wrote it, its generation, analyzer, document, term and posting counts, average "
         "document length, sizes in bytes and segments (--json for a JSON object). Of a "
-        "Lucene index (or --prebuilt NAME): the Lucene version, commit generation, "
-        "documents, segments and fields.",
+        "sharded folder: its shards, each described; of a Lucene index (or --prebuilt "
+        "NAME): the Lucene version, commit generation, documents, segments and fields.",
     )
     add_index_args(p)
     p.add_argument("--json", action="store_true", help="print as JSON")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="first check every file, including the checksums that loading skips (each "
+        "shard's, for a sharded folder)",
+    )
     p.set_defaults(func=_cmd_info)
 
 
@@ -154,6 +165,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
     if args.append and args.reorder != "none":
         raise SystemExit("error: --reorder applies to a new index: drop it or --append")
     if args.append:
+        if check_index_folder(args.index, write=True) is FolderKind.SHARDED:
+            return _append_sharded(args)
         index = Index.load(args.index)
         if args.language is not None and index.analyzer.name != args.analyzer:
             raise SystemExit(
@@ -194,7 +207,10 @@ def _index_sharded(args: argparse.Namespace) -> int:
     from rserini.distributed.build import build_shards
 
     if args.append:
-        raise SystemExit("error: --append adds to one index; a sharded index is built whole")
+        raise SystemExit(
+            "error: --append adds to the shards the folder has: drop --shards "
+            "(`rserini index --append --input MORE --index SHARDED`)"
+        )
     start = time.perf_counter()
     try:
         out = build_shards(
@@ -227,34 +243,136 @@ def _index_sharded(args: argparse.Namespace) -> int:
 def _writable(folder: Path) -> None:
     """Refuses a Lucene folder, which rserini only reads."""
     if folder_kind(folder) is FolderKind.LUCENE:
-        raise NotAnIndexError(
-            f"{folder} is a Lucene index: rserini searches it as it is but never writes to "
-            "a Lucene folder; index the documents into a new rserini index with `rserini "
-            "index --input CORPUS --index NEW_FOLDER`",
-            str(folder),
+        raise NotAnIndexError(lucene_note(folder), str(folder))
+
+
+def _append_sharded(args: argparse.Namespace) -> int:
+    """``rserini index --append`` to a sharded folder: each document to its shard."""
+    from rserini.distributed import ShardedIndex
+
+    start = time.perf_counter()
+    added = 0
+    with ShardedIndex.open(args.index) as sharded:
+        for docs in _jsonl_batches(args.input, args.max_line_bytes):
+            sharded.add(docs, duplicates=args.duplicates)
+            added += len(docs)
+        sharded.commit(threads=args.threads)
+    if not args.quiet:
+        print(
+            f"added {added:,} documents to {sharded.num_shards} shard(s) in "
+            f"{time.perf_counter() - start:.2f}s: {_sharded_documents(args.index):,} "
+            f"documents -> {args.index}"
         )
+    return 0
+
+
+def _jsonl_batches(path: Path, max_line_bytes: int) -> Iterator[list[dict[str, object]]]:
+    """The JSON documents of the files :meth:`Index.from_jsonl` reads for ``path``, in
+    batches of 10,000."""
+    batch: list[dict[str, object]] = []
+    for file in corpus_files(path):
+        opener = gzip.open if file.name.endswith(".gz") else open
+        with opener(file, "rb") as lines:
+            for number, line in enumerate(lines, 1):
+                if len(line) > max_line_bytes:
+                    raise parse_error(file, number, f"line longer than {max_line_bytes} bytes")
+                if line.strip():
+                    try:
+                        batch.append(json.loads(line))
+                    except ValueError as e:
+                        raise parse_error(file, number, f"not JSON: {e}") from None
+                if len(batch) == 10_000:
+                    yield batch
+                    batch = []
+    if batch:
+        yield batch
+
+
+def _sharded_documents(path: Path) -> int:
+    from rserini.distributed.open_shards import manifest_or_error
+
+    return manifest_or_error(path).documents
 
 
 def _cmd_delete(args: argparse.Namespace) -> int:
-    _writable(args.index)
-    index = Index.load(args.index)
-    index.delete(args.docids)
-    index.commit()
+    if check_index_folder(args.index, write=True) is FolderKind.SHARDED:
+        from rserini.distributed import ShardedIndex
+
+        with ShardedIndex.open(args.index) as sharded:
+            sharded.delete(args.docids)
+            sharded.commit()
+        remain = _sharded_documents(args.index)
+    else:
+        index = Index.load(args.index)
+        index.delete(args.docids)
+        index.commit()
+        remain = len(index)
     if not args.quiet:
-        print(f"deleted {len(set(args.docids)):,} documents; {len(index):,} remain in {args.index}")
+        print(f"deleted {len(set(args.docids)):,} documents; {remain:,} remain in {args.index}")
     return 0
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
     folder = index_folder(args)
     assert folder is not None  # argparse requires --index or --prebuilt
-    if folder_kind(folder) is FolderKind.LUCENE:
+    kind = check_index_folder(folder)
+    if kind is FolderKind.SHARDED:
+        return _info_sharded(folder, args)
+    if kind is FolderKind.LUCENE:
+        if args.verify:
+            raise SystemExit("error: --verify checks rserini's own files, not a Lucene index's")
         return _lucene_info(folder, args.json)
-    info = {**Index.load(folder).info(), "path": str(folder)}
-    info["avgdl"] = round(info["avgdl"], 3)
+    index = Index.load(folder)
+    if args.verify:
+        index.verify()
+    info = {**index.info(), "path": str(folder)}
+    if args.verify:
+        info["verified"] = "every file and checksum"
+    _print_info(info, args.json)
+    return 0
+
+
+def _info_sharded(folder: Path, args: argparse.Namespace) -> int:
+    """``rserini info`` of a sharded folder: its manifest and each shard's info."""
+    from rserini.distributed.open_shards import check_shards, manifest_or_error
+
+    manifest = manifest_or_error(folder)
+    check_shards(folder, manifest)
+    shards = []
+    for entry in manifest.shards:
+        shard = Index.load(folder / entry.path)
+        if args.verify:
+            shard.verify()
+        shards.append({**shard.info(), "path": str(folder / entry.path)})
+    info: dict[str, Any] = {
+        "path": str(folder),
+        "format": "sharded (sharded.json): searched as one index by search, run, explain",
+        "shards": len(shards),
+        "documents": sum(s["documents"] for s in shards),
+        "deleted": sum(s["deleted"] for s in shards),
+        "bytes": sum(s["bytes"] for s in shards),
+        "analyzer": shards[0]["analyzer"] if shards else None,
+    }
+    if args.verify:
+        info["verified"] = "every file and checksum of every shard"
     if args.json:
-        print(json.dumps(info, indent=2))
+        print(json.dumps({**info, "shard_info": shards}, indent=2))
         return 0
+    _print_info(info, False)
+    for shard in shards:
+        print(
+            f"  {shard['path']}: {shard['documents']:,} documents, {shard['deleted']:,} "
+            f"deleted, {shard['terms']:,} terms, generation {shard['generation']}"
+        )
+    return 0
+
+
+def _print_info(info: dict[str, Any], as_json: bool) -> None:
+    if "avgdl" in info:
+        info["avgdl"] = round(info["avgdl"], 3)
+    if as_json:
+        print(json.dumps(info, indent=2))
+        return
     for key, value in info.items():
         if key == "segments":
             print("segments:")
@@ -262,11 +380,10 @@ def _cmd_info(args: argparse.Namespace) -> int:
                 print(
                     f"  {seg['name']}: {seg['documents']:,} documents, {seg['deleted']:,} deleted"
                 )
-        elif key == "analyzer":
+        elif key == "analyzer" and isinstance(value, dict):
             print(f"analyzer: {value['name']} ({json.dumps(value)})")
         else:
             print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
-    return 0
 
 
 def _lucene_info(folder: Path, as_json: bool) -> int:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any, cast
 
-from rserini._core import ANALYZER_PRESETS, read_queries
+from rserini._core import ANALYZER_PRESETS, Analyzer, read_queries
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.cli.common import (
     Subcommands,
@@ -23,8 +25,9 @@ from rserini.cli.common import (
 )
 from rserini.distributed.build import is_sharded
 from rserini.formats import check_run_ids, write_run
+from rserini.hit_text import display_text, highlight, stored_docs, text_fields, trim
 from rserini.project import CHUNK_LINES
-from rserini.searchable import open_searchable, ranked
+from rserini.searchable import Searchable, open_searchable, ranked
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -56,6 +59,20 @@ def add_commands(sub: Subcommands) -> None:
         "--threads", type=int, default=None, help="indexing threads (default: all cores)"
     )
     p.add_argument("--json", action="store_true", help="print hits as JSON")
+    text = p.add_mutually_exclusive_group()
+    text.add_argument(
+        "--fields",
+        type=_field_list,
+        default=None,
+        metavar="NAME,...",
+        help="with --index: the stored fields shown after each hit, in this order (default: "
+        "the title, else the first line of the text; with --json: every field)",
+    )
+    text.add_argument(
+        "--no-text",
+        action="store_true",
+        help="with --index: rank, score and docid only, no stored text",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
     add_model_args(p, ("bm25", "tfidf", "rrf"))
     add_algorithm_arg(p)
@@ -110,6 +127,9 @@ def add_commands(sub: Subcommands) -> None:
 def _search_project(args: argparse.Namespace, query: str) -> int:
     from rserini.project_index import ProjectIndex
 
+    if not Path(args.root).is_dir():
+        what = "no such folder" if not Path(args.root).exists() else "not a folder"
+        raise FileNotFoundError(f"{what}: {args.root} (--root: the folder whose files to search)")
     project = ProjectIndex.open(
         args.root,
         analyzer=args.analyzer or "code",
@@ -130,32 +150,60 @@ def _search_project(args: argparse.Namespace, query: str) -> int:
     return 0
 
 
+def _field_list(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one field (--fields title,text)")
+    return names
+
+
 def _cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     folder = index_folder(args)
     if folder is None:
         return _search_project(args, query)
-    hits = ranked(
-        open_searchable(folder), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
-    )
+    index = open_searchable(folder)
+    hits = ranked(index, query, args.k, algorithm=args.algorithm, **model_kwargs(args))
+    docs = [None] * len(hits) if args.no_text else stored_docs(index, [d for d, _ in hits])
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "query": query,
-                    "hits": [
-                        {"rank": rank, "docid": docid, "score": score}
-                        for rank, (docid, score) in enumerate(hits, 1)
-                    ],
-                }
-            )
-        )
+        rows = []
+        for rank, ((docid, score), doc) in enumerate(zip(hits, docs, strict=True), 1):
+            row: dict[str, object] = {"rank": rank, "docid": docid, "score": score}
+            if doc is not None:
+                row["fields"] = text_fields(doc, args.fields)
+            rows.append(row)
+        print(json.dumps({"query": query, "hits": rows}))
     elif not hits:
         print("no document matches the query", file=sys.stderr)
     else:
-        for rank, (docid, score) in enumerate(hits, 1):
-            print(f"{rank:>4}  {score:9.4f}  {docid}")
+        _print_hits(index, query, hits, docs, args.fields)
     return 0
+
+
+def _print_hits(
+    index: Searchable,
+    query: str,
+    hits: list[tuple[str, float]],
+    docs: list[dict[str, object] | None],
+    fields: list[str] | None,
+) -> None:
+    """One line per hit: rank, score, docid and its text, cut to the terminal's width, the
+    query's words in bold when stdout is a terminal."""
+    width = max(len(docid) for docid, _ in hits)
+    columns = shutil.get_terminal_size().columns
+    analyzer: Analyzer = cast(Any, index).analyzer  # an Index's or a ShardedIndex's
+    terms: set[str] = set()
+    if sys.stdout.isatty() and any(doc is not None for doc in docs):
+        terms = set(analyzer.analyze(query))
+    for rank, ((docid, score), doc) in enumerate(zip(hits, docs, strict=True), 1):
+        line = f"{rank:>4}  {score:9.4f}  {docid:<{width}}"
+        text = "" if doc is None else display_text(doc, fields)
+        if text:
+            text = trim(text, columns - len(line) - 2)
+            if terms:
+                text = highlight(text, terms, analyzer)
+            line = f"{line}  {text}"
+        print(line.rstrip())
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
 
 from rserini._core import ANALYZER_PRESETS, DEFAULT_B, DEFAULT_K1, Bm25
@@ -111,16 +112,31 @@ def _grid_values(spec: str) -> list[float]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _check_extras(*, plot: bool) -> None:
+    """Names every missing extra at once, before a corpus is indexed."""
+    needs = {"eval": ("ir_measures", "the metrics need")}
+    if plot:
+        needs["plot"] = ("matplotlib", "the heatmap needs")
+    missing = {extra: need for extra, need in needs.items() if not _importable(need[0])}
+    if missing:
+        what = " and ".join(f"{phrase} {module}" for module, phrase in missing.values())
+        hint = f"pip install 'rserini[{','.join(missing)}]'"
+        alone = " (or pass --no-plot)" if list(missing) == ["plot"] else ""
+        raise RseriniError(f"{what}: {hint}{alone}")
+
+
+def _importable(module: str) -> bool:
+    try:
+        import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def _cmd_tune(args: argparse.Namespace) -> int:
     from rserini import tune
 
-    if not args.no_plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise RseriniError(
-                f"the heatmap needs matplotlib: {tune.PLOT_HINT} (or pass --no-plot)"
-            ) from None
+    _check_extras(plot=not args.no_plot)
     start = time.perf_counter()
     index, queries, qrels, name = tune.open_collection(
         args.corpus,

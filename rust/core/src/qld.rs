@@ -33,7 +33,7 @@ impl Default for QldParams {
 }
 
 impl QldParams {
-    /// Validated parameters (Lucene's rule: μ finite and non-negative).
+    /// Validated parameters: μ a finite, normal float32 above zero.
     pub fn new(mu: f64) -> Result<Self> {
         let narrowed = mu as f32;
         // Zero (or a float32 subnormal) would score every match 0: the
@@ -118,7 +118,8 @@ mod tests {
     #[test]
     fn mu_is_validated() {
         assert!(QldParams::new(1000.0).is_ok());
-        assert!(QldParams::new(0.0).is_ok());
+        assert!(QldParams::new(0.0).is_err()); // would rank in docid order
+        assert!(QldParams::new(f64::from(f32::MIN_POSITIVE)).is_ok());
         assert!(QldParams::new(-1.0).is_err());
         assert!(QldParams::new(f64::NAN).is_err());
         assert!(QldParams::new(f64::INFINITY).is_err());
