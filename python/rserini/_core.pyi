@@ -470,6 +470,16 @@ class Index:
         text was kept. Errors as :meth:`doc`."""
     def contents(self, docid: str) -> str:
         """The indexed text of a stored document."""
+    def internal_id(self, docid: str) -> int:
+        """The internal id of the live document ``docid`` (its first copy), the
+        inverse of :meth:`docids`; in a Lucene index, Lucene's own docid."""
+    def postings(
+        self, term: str, *, deleted: bool = False
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """The live postings of ``term``, taken as it is (not analyzed): internal
+        ids, ascending, and term frequencies, two int32 arrays, empty when no
+        live document holds the term. With ``deleted``, the postings of deleted
+        documents too, as a Lucene index keeps them until its segments merge."""
     @property
     def path(self) -> Path | None:
         """Where the index was last saved or loaded from."""
@@ -845,6 +855,25 @@ def rrf_full_depth(
     unlisted documents in ascending order; the ``top`` best. Memory grows with
     the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
     result cannot be held."""
+
+def lucene_info(path: StrPath) -> dict[str, Any]:
+    """What the Lucene index in ``path`` holds: ``lucene_version`` (of the
+    newest commit's writer), ``created_major``, ``generation`` (of
+    ``segments_N``), ``documents`` (live), ``max_doc``, ``deleted``,
+    ``segments`` (``name``, ``codec``, ``lucene_version``, ``documents``,
+    ``deleted``, ``compound``) and ``fields`` (``name``, ``index_options``,
+    ``norms``, ``term_vectors``, over every segment). Every file read is
+    checked as when searching; nothing is written.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder does not exist.
+    IndexCorruptedError
+        If a file is damaged or the folder is not a Lucene index.
+    IndexVersionError
+        For a Lucene version that is not read.
+    """
 
 @overload
 def merge_topk(parts: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:

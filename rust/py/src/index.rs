@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -888,6 +888,38 @@ impl PyIndex {
     /// The indexed text of a stored document.
     fn contents(&self, docid: &str) -> PyResult<String> {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
+    }
+
+    /// The internal id of the live document ``docid`` (its first copy), the
+    /// inverse of :meth:`docids`; in a Lucene index, Lucene's own docid.
+    fn internal_id(&self, docid: &str) -> PyResult<u32> {
+        Ok(self.snapshot().doc(docid).map_err(CoreError)?)
+    }
+
+    /// The live postings of ``term``, taken as it is (not analyzed): internal
+    /// ids, ascending, and term frequencies, two int32 arrays, empty when no
+    /// live document holds the term. With ``deleted``, the postings of deleted
+    /// documents too, as a Lucene index keeps them until its segments merge.
+    #[pyo3(signature = (term, *, deleted = false))]
+    fn postings<'py>(
+        &self,
+        py: Python<'py>,
+        term: &str,
+        deleted: bool,
+    ) -> (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray1<i32>>) {
+        let index = self.snapshot();
+        let (mut ids, mut tfs) = (Vec::new(), Vec::new());
+        for (s, segment) in index.segments().iter().enumerate() {
+            if let Some(ord) = segment.data().term_ord(term) {
+                segment.data().for_each_posting(ord, |doc, tf| {
+                    if deleted || !segment.is_deleted(doc) {
+                        ids.push(index.global(s, doc) as i32);
+                        tfs.push(tf as i32);
+                    }
+                });
+            }
+        }
+        (ids.into_pyarray(py), tfs.into_pyarray(py))
     }
 
     /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
