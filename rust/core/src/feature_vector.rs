@@ -82,7 +82,12 @@ pub fn query_vector(index: &Index, query: &str) -> Result<Vector> {
 /// blank document).
 pub fn document_vector(index: &Index, doc: u32, ascii_only: bool) -> Result<Vector> {
     let docid = index.docid(doc).expect("hits are live documents");
-    let text = index.stored(docid)?.contents;
+    let stored = index.stored(docid)?;
+    // A Lucene index stores Anserini's raw JSON, not always the contents.
+    let text = match (stored.contents.is_empty(), stored.raw.as_deref()) {
+        (true, Some(raw)) => crate::lucene::convert::raw_contents(raw).unwrap_or_default(),
+        _ => stored.contents,
+    };
     let mut counts: BTreeMap<String, u32> = BTreeMap::new();
     index.analyzer().analyze_with(&text, &mut |t| {
         *counts.entry(t.to_owned()).or_insert(0) += 1;

@@ -174,11 +174,7 @@ fn convert_segment(
     let store = stored.then(|| {
         let mut writer = DocStoreWriter::default();
         for d in &docs {
-            let contents = d
-                .contents
-                .clone()
-                .or_else(|| d.raw.as_deref().and_then(raw_contents));
-            writer.add(contents.as_deref().unwrap_or(""), d.raw.as_deref(), false);
+            writer.add(d.contents.as_deref().unwrap_or(""), d.raw.as_deref(), false);
         }
         writer.finish()
     });
@@ -195,10 +191,10 @@ fn convert_segment(
 }
 
 /// The `contents` of a raw document that Anserini stored as JSON (its
-/// `JsonCollection`), when `contents` itself was not stored: the text the
+/// `JsonCollection`): when `contents` itself was not stored, the text the
 /// feedback models re-analyze, as Anserini reads the same terms from its
 /// document vectors.
-fn raw_contents(raw: &str) -> Option<String> {
+pub(crate) fn raw_contents(raw: &str) -> Option<String> {
     match serde_json::from_str::<serde_json::Value>(raw)
         .ok()?
         .get(CONTENTS_FIELD)?
