@@ -8,14 +8,14 @@
 //! saves and loads indexes. No Python here: the bindings live in `rserini-py`.
 //!
 //! ```
-//! use rserini_core::{analysis::AnalyzerConfig, index::Index, search::{self, Model}, scoring::Bm25Params};
+//! use rserini_core::{analysis::AnalyzerConfig, index::Index, search::{Model, Request}, scoring::Bm25Params};
 //!
 //! let docs = vec![
 //!     ("d1".to_string(), "Routers forward packets between networks.".to_string()),
 //!     ("d2".to_string(), "Plants convert sunlight into energy.".to_string()),
 //! ];
 //! let index = Index::build(AnalyzerConfig::default(), docs).unwrap();
-//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default()));
+//! let hits = Request::new(Model::Bm25(Bm25Params::default()), 10).search(&index, "network routing").unwrap();
 //! assert_eq!(index.docid(hits[0].doc), Some("d1"));
 //! ```
 

@@ -18,16 +18,13 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use rayon::prelude::*;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
 use rserini_core::global_stats::GlobalStats;
 use rserini_core::index::{Duplicates, Index, IndexBuilder, IndexStats};
 use rserini_core::reorder::Reorder;
-use rserini_core::rm3::{self, Rm3Params};
-use rserini_core::rocchio::{self, RocchioParams};
-use rserini_core::scoring::{Bm25Params, LengthMode};
-use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
+use rserini_core::scoring::LengthMode;
+use rserini_core::search::{self, Algorithm, Request, ScoredDoc};
 use rserini_core::writer::IndexWriter;
 use rserini_core::{Error, corpus, store, walk};
 
@@ -36,10 +33,11 @@ use crate::args::{Hits, Threads};
 use crate::columns::Packed;
 use crate::convert::{extract_doc, query_text};
 use crate::errors::{CoreError, CoreResult};
+use crate::feedback::{self, PyRm3, PyRocchio, RM3_KEYWORDS, ROCCHIO_KEYWORDS};
 use crate::global_stats::PyGlobalStats;
 use crate::pickle;
 use crate::results::{DocidStrings, PyExplanation, explanation, hits, pairs};
-use crate::scoring::{self, PyBm25};
+use crate::scoring::{self, Keywords, PyBm25};
 use crate::snapshot_ids;
 use crate::threads::{self, detached};
 
@@ -68,54 +66,36 @@ impl AnalyzerArg {
     }
 }
 
-/// A search's scoring model, top-k algorithm and statistics (the index's
-/// own unless given), parsed once per call.
-struct Plan {
-    model: Model,
-    algorithm: Algorithm,
-    stats: Option<Arc<GlobalStats>>,
+/// A search call's options besides its queries and `k`, as the methods take
+/// them; [`SearchArgs::request`] makes the core's request of them.
+struct SearchArgs<'a, 'py> {
+    /// The method's name in messages.
+    method: &'a str,
+    /// The loose keywords it takes besides `scoring=`.
+    keywords: Keywords,
+    scoring: Option<Bound<'py, PyBm25>>,
+    algorithm: &'a str,
+    stats: Option<Bound<'py, PyGlobalStats>>,
+    feedback: Option<Bound<'py, PyAny>>,
+    options: Option<Bound<'py, PyDict>>,
 }
 
-impl Plan {
-    fn new(
-        method: &str,
-        scoring: Option<Bound<'_, PyBm25>>,
-        algorithm: &str,
-        stats: Option<Bound<'_, PyGlobalStats>>,
-        options: Option<Bound<'_, PyDict>>,
-    ) -> PyResult<Self> {
-        Ok(Plan {
-            model: scoring::model(method, scoring.as_ref(), options.as_ref())?,
-            algorithm: Algorithm::parse(algorithm).map_err(CoreError)?,
-            stats: stats.map(|s| Arc::clone(&s.get().inner)),
-        })
+impl SearchArgs<'_, '_> {
+    /// The request to depth `k`, its options checked together.
+    fn request(&self, k: usize) -> PyResult<Request> {
+        let model = scoring::model(
+            self.method,
+            self.keywords,
+            self.scoring.as_ref(),
+            self.options.as_ref(),
+        )?;
+        let request = Request::new(model, k)
+            .with_algorithm(Algorithm::parse(self.algorithm).map_err(CoreError)?)
+            .with_stats(self.stats.as_ref().map(|s| Arc::clone(&s.get().inner)))
+            .with_feedback(feedback::from_arg(self.feedback.as_ref())?);
+        request.check(None).map_err(CoreError)?;
+        Ok(request)
     }
-
-    /// The `k` best documents of `index` for `query` under this plan.
-    fn search(&self, index: &Index, query: &str, k: usize) -> Result<Vec<ScoredDoc>, Error> {
-        search::search_with_stats(
-            index,
-            query,
-            k,
-            &self.model,
-            self.algorithm,
-            self.stats.as_deref(),
-        )
-    }
-}
-
-/// Rocchio's first-stage BM25 and parameters.
-fn rocchio_params(
-    method: &str,
-    scoring: Option<Bound<'_, PyBm25>>,
-    options: Option<Bound<'_, PyDict>>,
-    counts: [i64; 4],
-    weights: [f64; 3],
-    use_negative: bool,
-) -> PyResult<(Bm25Params, RocchioParams)> {
-    let bm25 = scoring::lucene_bm25(method, "Rocchio", scoring, options)?;
-    let params = RocchioParams::new(counts, weights, use_negative).map_err(CoreError)?;
-    Ok((bm25, params))
 }
 
 /// Rankings as `batch_search` returns them: `(ids, scores)`, `k` columns,
@@ -131,30 +111,6 @@ fn columns(rankings: &[Vec<ScoredDoc>], k: usize) -> (Array2<i32>, Array2<f32>) 
         }
     }
     (ids, scores)
-}
-
-/// Runs a feedback search `search` for every query on `threads` threads and
-/// packs the rankings as `batch_search` does (`k` columns, ids bound to
-/// `index`).
-fn feedback_rows<'py>(
-    py: Python<'py>,
-    queries: &[String],
-    k: usize,
-    threads: Option<Threads>,
-    index: &Arc<Index>,
-    search: impl Fn(&str) -> Result<Vec<ScoredDoc>, Error> + Sync,
-) -> PyResult<IdsAndScores<'py>> {
-    let (ids, scores) = detached(py, threads.map(|t| t.0), || {
-        let rankings: Vec<Vec<ScoredDoc>> = queries
-            .par_iter()
-            .map(|q| search(q))
-            .collect::<Result<_, Error>>()?;
-        Ok(columns(&rankings, k))
-    })?;
-    Ok((
-        snapshot_ids::bound_array(py, ids, Arc::clone(index))?,
-        scores.into_pyarray(py),
-    ))
 }
 
 fn progress_bar(enabled: bool, total: Option<u64>, what: &str) -> ProgressBar {
@@ -901,6 +857,10 @@ impl PyIndex {
     ///     hits, merged by :func:`merge_topk`, are then the single index's, bit for
     ///     bit. It must hold the df of every analyzed query term, and for
     ///     ``model="qld"`` its collection frequency (``cfs``); not with ``"tfidf"``.
+    /// feedback
+    ///     Pseudo-relevance feedback, an :class:`Rm3` or a :class:`Rocchio` (``None``:
+    ///     none), over a Lucene BM25 first stage (``scoring`` or the keywords, with
+    ///     ``variant`` and ``length`` ``"lucene"``) and the index's own statistics.
     ///
     /// Returns
     /// -------
@@ -915,13 +875,14 @@ impl PyIndex {
     ///     negative or not finite; for ``stats`` lacking a query term's df, counting
     ///     less than this index holds, or given with ``model="tfidf"`` (its document
     ///     norms need every term's global df) or, without a query term's ``cfs``,
-    ///     with ``model="qld"``.
+    ///     with ``model="qld"``; for ``feedback`` with another model than Lucene's
+    ///     BM25, with ``stats``, or on an index without a document store.
     /// TypeError
-    ///     For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
-    ///     and a keyword of it.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    ///     For a ``k`` that is not an int, an unknown keyword, both ``scoring``
+    ///     and a keyword of it, or a ``feedback`` that is not a feedback value.
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -932,19 +893,28 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        feedback: Option<Bound<'py, PyAny>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search", scoring, algorithm, stats, options)?;
-        let (index, docs) = self.ranked(py, query, k, &plan)?;
+        let args = SearchArgs {
+            method: "Index.search",
+            keywords: Keywords::Model,
+            scoring,
+            algorithm,
+            stats,
+            feedback,
+            options,
+        };
+        let (index, docs) = self.ranked(py, query, args.request(k.0)?)?;
         hits(py, &index, &self.docids, &docs)
     }
 
     /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
     /// objects: the cheapest way to a deep ranking (evaluation, fusion).
     /// Parameters and errors as ``search``.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
@@ -955,10 +925,19 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        feedback: Option<Bound<'py, PyAny>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let plan = Plan::new("Index.search_pairs", scoring, algorithm, stats, options)?;
-        let (index, docs) = self.ranked(py, query, k, &plan)?;
+        let args = SearchArgs {
+            method: "Index.search_pairs",
+            keywords: Keywords::Model,
+            scoring,
+            algorithm,
+            stats,
+            feedback,
+            options,
+        };
+        let (index, docs) = self.ranked(py, query, args.request(k.0)?)?;
         pairs(py, &index, &self.docids, &docs)
     }
 
@@ -968,9 +947,9 @@ impl PyIndex {
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
     /// snapshot searched even after a commit; an empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -982,36 +961,28 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        feedback: Option<Bound<'py, PyAny>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
-        let owned = query_list(queries)?;
-        let index = self.snapshot();
-        // Columns beyond the number of documents could only hold padding.
-        let k = k.0.min(index.len());
-        let plan = Plan::new("Index.batch_search", scoring, algorithm, stats, options)?;
-        let (ids, scores) = detached(py, threads.map(|t| t.0), || {
-            let rankings = match &plan.stats {
-                None => search::batch_search(&index, &owned, k, &plan.model, plan.algorithm),
-                Some(_) => owned
-                    .par_iter()
-                    .map(|q| plan.search(&index, q, k))
-                    .collect::<Result<_, Error>>()?,
-            };
-            Ok(columns(&rankings, k))
-        })?;
-        Ok((
-            snapshot_ids::bound_array(py, ids, index)?,
-            scores.into_pyarray(py),
-        ))
+        let args = SearchArgs {
+            method: "Index.batch_search",
+            keywords: Keywords::Model,
+            scoring,
+            algorithm,
+            stats,
+            feedback,
+            options,
+        };
+        self.batch_arrays(py, queries, k, threads, &args)
     }
 
     /// ``batch_search`` as ``(docid, score)`` tuples: one list per query, in
     /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
     /// The calling thread makes the tuples of each ranking as soon as it is found,
     /// and searches too (without the GIL) while none is waiting.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -1023,23 +994,27 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        feedback: Option<Bound<'py, PyAny>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
-        let plan = Plan::new(
-            "Index.batch_search_pairs",
+        let args = SearchArgs {
+            method: "Index.batch_search_pairs",
+            keywords: Keywords::Model,
             scoring,
             algorithm,
             stats,
+            feedback,
             options,
-        )?;
+        };
+        let request = args.request(k.0)?;
         let index = self.snapshot();
         let out = PyList::new(py, (0..owned.len()).map(|_| py.None()))?;
         threads::search_each(
             py,
             threads.map(|t| t.0),
             owned.len(),
-            |i| plan.search(&index, &owned[i], k.0),
+            |i| request.search(&index, owned[i].as_str()),
             |i, docs| out.set_item(i, pairs(py, &index, &self.docids, &docs)?),
         )?;
         Ok(out)
@@ -1051,9 +1026,9 @@ impl PyIndex {
     /// ship many rankings between processes (:func:`merge_topk` merges them;
     /// ``Columns.to_pairs()`` gives ``batch_search_pairs``' lists). Parameters and
     /// errors as ``batch_search``.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_columns<'py>(
@@ -1065,22 +1040,23 @@ impl PyIndex {
         scoring: Option<Bound<'py, PyBm25>>,
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
+        feedback: Option<Bound<'py, PyAny>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let owned = query_list(queries)?;
-        let plan = Plan::new(
-            "Index.batch_search_columns",
+        let args = SearchArgs {
+            method: "Index.batch_search_columns",
+            keywords: Keywords::Model,
             scoring,
             algorithm,
             stats,
+            feedback,
             options,
-        )?;
+        };
+        let request = args.request(k.0)?;
         let index = self.snapshot();
         let packed = detached(py, threads.map(|t| t.0), || {
-            let rankings = owned
-                .par_iter()
-                .map(|q| plan.search(&index, q, k.0))
-                .collect::<Result<Vec<_>, Error>>()?;
+            let rankings = request.batch(&index, &owned)?;
             Ok(Packed::of_rankings(&index, &rankings))
         })?;
         packed.into_py(py)
@@ -1102,7 +1078,12 @@ impl PyIndex {
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<PyExplanation> {
         let query = query_text(query)?;
-        let model = scoring::model("Index.explain", scoring.as_ref(), options.as_ref())?;
+        let model = scoring::model(
+            "Index.explain",
+            Keywords::Model,
+            scoring.as_ref(),
+            options.as_ref(),
+        )?;
         let stats = stats.as_ref().map(|s| &*s.get().inner);
         let e =
             search::explain(&self.snapshot(), &query, docid, &model, stats).map_err(CoreError)?;
@@ -1110,22 +1091,19 @@ impl PyIndex {
     }
 
     /// RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
-    /// queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1`` and
-    /// ``b`` as keywords), then the expanded query; returns ``(ids, scores)`` as
-    /// ``batch_search``.
+    /// queries in parallel: ``batch_search`` with ``feedback=Rm3(...)``, the
+    /// keywords of :class:`Rm3` given here as keywords, over a Lucene BM25 first
+    /// stage (``scoring``, or ``k1`` and ``b`` as keywords); returns ``(ids,
+    /// scores)`` as ``batch_search``.
     ///
     /// Raises
     /// ------
     /// QueryError
-    ///     For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
-    ///     ``original_query_weight`` outside [0, 1], a ``scoring`` of another
-    ///     variant or length mode than ``"lucene"``, or an index without a
-    ///     document store (rebuild it with ``store=True``).
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true, **options))]
-    #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True, **options)"
-    )]
-    #[allow(clippy::too_many_arguments)]
+    ///     For ``k <= 0``, a parameter :class:`Rm3` refuses, a ``scoring`` of another
+    ///     variant or length mode than ``"lucene"``, or an index without a document
+    ///     store (rebuild it with ``store=True``).
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, **options))]
+    #[pyo3(text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, **options)")]
     fn batch_search_rm3<'py>(
         &self,
         py: Python<'py>,
@@ -1133,39 +1111,35 @@ impl PyIndex {
         k: Hits,
         threads: Option<Threads>,
         scoring: Option<Bound<'py, PyBm25>>,
-        fb_terms: i64,
-        fb_docs: i64,
-        original_query_weight: f64,
-        filter_terms: bool,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
-        let owned = query_list(queries)?;
-        let index = self.snapshot();
-        let k = k.0.min(index.len().max(1));
-        let bm25 = scoring::lucene_bm25("Index.batch_search_rm3", "RM3", scoring, options)?;
-        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
-            .map_err(CoreError)?;
-        feedback_rows(py, &owned, k, threads, &index, |q| {
-            rm3::search(&index, q, k, &bm25, &params, Algorithm::Auto)
-        })
+        let (value, options) = feedback::from_keywords::<PyRm3>(py, RM3_KEYWORDS, options)?;
+        let args = SearchArgs {
+            method: "Index.batch_search_rm3",
+            keywords: Keywords::LuceneBm25,
+            scoring,
+            algorithm: "auto",
+            stats: None,
+            feedback: Some(value),
+            options,
+        };
+        self.batch_arrays(py, queries, k, threads, &args)
     }
 
     /// Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
-    /// many queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1``
-    /// and ``b`` as keywords) to depth ``k``, then the new query; returns
-    /// ``(ids, scores)`` as ``batch_search``.
+    /// many queries in parallel: ``batch_search`` with ``feedback=Rocchio(...)``,
+    /// the keywords of :class:`Rocchio` given here as keywords, over a Lucene BM25
+    /// first stage (``scoring``, or ``k1`` and ``b`` as keywords) to depth ``k``;
+    /// returns ``(ids, scores)`` as ``batch_search``.
     ///
     /// Raises
     /// ------
     /// QueryError
-    ///     For ``k <= 0``, a count below 1, a weight outside [0, 1], a ``scoring``
-    ///     of another variant or length mode than ``"lucene"``, or an index
-    ///     without a document store (rebuild it with ``store=True``).
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false, **options))]
-    #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False, **options)"
-    )]
-    #[allow(clippy::too_many_arguments)]
+    ///     For ``k <= 0``, a parameter :class:`Rocchio` refuses, a ``scoring`` of
+    ///     another variant or length mode than ``"lucene"``, or an index without a
+    ///     document store (rebuild it with ``store=True``).
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, **options))]
+    #[pyo3(text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, **options)")]
     fn batch_search_rocchio<'py>(
         &self,
         py: Python<'py>,
@@ -1173,95 +1147,87 @@ impl PyIndex {
         k: Hits,
         threads: Option<Threads>,
         scoring: Option<Bound<'py, PyBm25>>,
-        top_fb_terms: i64,
-        top_fb_docs: i64,
-        bottom_fb_terms: i64,
-        bottom_fb_docs: i64,
-        alpha: f64,
-        beta: f64,
-        gamma: f64,
-        use_negative: bool,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
-        let owned = query_list(queries)?;
-        let index = self.snapshot();
-        let k = k.0.min(index.len().max(1));
-        let (bm25, params) = rocchio_params(
-            "Index.batch_search_rocchio",
+        let (value, options) = feedback::from_keywords::<PyRocchio>(py, ROCCHIO_KEYWORDS, options)?;
+        let args = SearchArgs {
+            method: "Index.batch_search_rocchio",
+            keywords: Keywords::LuceneBm25,
             scoring,
+            algorithm: "auto",
+            stats: None,
+            feedback: Some(value),
             options,
-            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
-            [alpha, beta, gamma],
-            use_negative,
-        )?;
-        feedback_rows(py, &owned, k, threads, &index, |q| {
-            rocchio::search(&index, q, k, &bm25, &params, Algorithm::Auto)
-        })
+        };
+        self.batch_arrays(py, queries, k, threads, &args)
     }
 
     /// The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
-    /// weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``.
-    #[pyo3(signature = (query, k = Hits(1000), *, scoring = None, top_fb_terms = 10, top_fb_docs = 10, bottom_fb_terms = 10, bottom_fb_docs = 10, alpha = 1.0, beta = 0.75, gamma = 0.0, use_negative = false, **options))]
-    #[pyo3(
-        text_signature = "($self, query, k=1000, *, scoring=None, top_fb_terms=10, top_fb_docs=10, bottom_fb_terms=10, bottom_fb_docs=10, alpha=1.0, beta=0.75, gamma=0.0, use_negative=False, **options)"
-    )]
-    #[allow(clippy::too_many_arguments)]
+    /// weight)`` pairs, terms in ascending order. Keywords and errors as
+    /// ``batch_search_rocchio``.
+    #[pyo3(signature = (query, k = Hits(1000), *, scoring = None, **options))]
+    #[pyo3(text_signature = "($self, query, k=1000, *, scoring=None, **options)")]
     fn rocchio_query(
         &self,
         py: Python<'_>,
         query: &str,
         k: Hits,
         scoring: Option<Bound<'_, PyBm25>>,
-        top_fb_terms: i64,
-        top_fb_docs: i64,
-        bottom_fb_terms: i64,
-        bottom_fb_docs: i64,
-        alpha: f64,
-        beta: f64,
-        gamma: f64,
-        use_negative: bool,
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Vec<(String, f32)>> {
-        let index = self.snapshot();
-        let (bm25, params) = rocchio_params(
-            "Index.rocchio_query",
+        let (value, options) = feedback::from_keywords::<PyRocchio>(py, ROCCHIO_KEYWORDS, options)?;
+        let args = SearchArgs {
+            method: "Index.rocchio_query",
+            keywords: Keywords::LuceneBm25,
             scoring,
+            algorithm: "auto",
+            stats: None,
+            feedback: Some(value),
             options,
-            [top_fb_terms, top_fb_docs, bottom_fb_terms, bottom_fb_docs],
-            [alpha, beta, gamma],
-            use_negative,
-        )?;
-        Ok(py
-            .detach(|| rocchio::expanded_query(&index, query, k.0, &bm25, &params, Algorithm::Auto))
-            .map_err(CoreError)?)
+        };
+        self.expanded_query(py, query, &args.request(k.0)?)
     }
 
     /// The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
-    /// ascending order: the boosts of the second-stage BM25 query. Raises as
-    /// ``batch_search_rm3``.
-    #[pyo3(signature = (query, *, scoring = None, fb_terms = 10, fb_docs = 10, original_query_weight = 0.5, filter_terms = true, **options))]
-    #[pyo3(
-        text_signature = "($self, query, *, scoring=None, fb_terms=10, fb_docs=10, original_query_weight=0.5, filter_terms=True, **options)"
-    )]
-    #[allow(clippy::too_many_arguments)]
+    /// ascending order: the boosts of the second-stage BM25 query. Keywords and
+    /// errors as ``batch_search_rm3``.
+    #[pyo3(signature = (query, *, scoring = None, **options))]
+    #[pyo3(text_signature = "($self, query, *, scoring=None, **options)")]
     fn rm3_query(
         &self,
         py: Python<'_>,
         query: &str,
         scoring: Option<Bound<'_, PyBm25>>,
-        fb_terms: i64,
-        fb_docs: i64,
-        original_query_weight: f64,
-        filter_terms: bool,
         options: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Vec<(String, f32)>> {
-        let index = self.snapshot();
-        let bm25 = scoring::lucene_bm25("Index.rm3_query", "RM3", scoring, options)?;
-        let params = Rm3Params::new(fb_terms, fb_docs, original_query_weight, filter_terms)
-            .map_err(CoreError)?;
-        Ok(py
-            .detach(|| rm3::expanded_query(&index, query, &bm25, &params, Algorithm::Auto))
-            .map_err(CoreError)?)
+        let (value, options) = feedback::from_keywords::<PyRm3>(py, RM3_KEYWORDS, options)?;
+        let args = SearchArgs {
+            method: "Index.rm3_query",
+            keywords: Keywords::LuceneBm25,
+            scoring,
+            algorithm: "auto",
+            stats: None,
+            feedback: Some(value),
+            options,
+        };
+        // RM3's first stage has its own depth (`fb_docs`, at most 50): k is not read.
+        self.expanded_query(py, query, &args.request(1)?)
+    }
+
+    /// Checks that this index can serve ``feedback`` (an :class:`Rm3` or a
+    /// :class:`Rocchio`), as a search with it would, without searching.
+    ///
+    /// Raises
+    /// ------
+    /// QueryError
+    ///     If the index keeps no document store (rebuild it with ``store=True``).
+    /// TypeError
+    ///     For a ``feedback`` that is neither.
+    fn check_feedback(&self, feedback: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Some(feedback) = feedback::from_arg(Some(feedback))? else {
+            return Err(PyTypeError::new_err("feedback must be an Rm3 or a Rocchio"));
+        };
+        Ok(feedback.check(&self.snapshot()).map_err(CoreError)?)
     }
 
     /// ``(term, query frequency, known to the index)`` for each distinct query term.
@@ -1354,21 +1320,57 @@ fn mean_length(s: &IndexStats) -> f64 {
 }
 
 impl PyIndex {
-    /// The `k` best documents for `query` in the current snapshot, found
-    /// without the GIL.
+    /// The best documents for `query` under `request` in the current
+    /// snapshot, found without the GIL.
     fn ranked(
         &self,
         py: Python<'_>,
         query: &Bound<'_, PyAny>,
-        k: Hits,
-        plan: &Plan,
+        request: Request,
     ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
         let query = nonempty_query(query_text(query)?)?;
         let index = self.snapshot();
         let docs = py
-            .detach(|| plan.search(&index, &query, k.0))
+            .detach(|| request.search(&index, query.as_str()))
             .map_err(CoreError)?;
         Ok((index, docs))
+    }
+
+    /// `batch_search`'s arrays for `queries` under `args`: `min(k, N)`
+    /// columns for an index of `N` documents, ids bound to the snapshot.
+    fn batch_arrays<'py>(
+        &self,
+        py: Python<'py>,
+        queries: &Bound<'py, PyAny>,
+        k: Hits,
+        threads: Option<Threads>,
+        args: &SearchArgs<'_, 'py>,
+    ) -> PyResult<IdsAndScores<'py>> {
+        let owned = query_list(queries)?;
+        let index = self.snapshot();
+        // Columns beyond the number of documents could only hold padding.
+        let k = k.0.min(index.len());
+        let request = args.request(k)?;
+        let (ids, scores) = detached(py, threads.map(|t| t.0), || {
+            Ok(columns(&request.batch(&index, &owned)?, k))
+        })?;
+        Ok((
+            snapshot_ids::bound_array(py, ids, index)?,
+            scores.into_pyarray(py),
+        ))
+    }
+
+    /// The query `request`'s feedback makes of `query`, found without the GIL.
+    fn expanded_query(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        request: &Request,
+    ) -> PyResult<Vec<(String, f32)>> {
+        let index = self.snapshot();
+        Ok(py
+            .detach(|| request.expanded_query(&index, query))
+            .map_err(CoreError)?)
     }
 }
 

@@ -8,6 +8,7 @@ mod columns;
 mod convert;
 mod corpus;
 mod errors;
+mod feedback;
 mod fusion;
 mod global_stats;
 mod index;
@@ -35,6 +36,8 @@ mod _core {
     use crate::analyzer::PyAnalyzer;
     #[pymodule_export]
     use crate::corpus::{beir_files, corpus_files, document_fields, read_documents};
+    #[pymodule_export]
+    use crate::feedback::{PyRm3, PyRocchio};
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]

@@ -17,6 +17,17 @@ pub enum Model {
     Qld(QldParams),
 }
 
+impl Model {
+    /// The model's name: `"bm25"`, `"tfidf"` or `"qld"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Model::Bm25(_) => "bm25",
+            Model::TfIdf => "tfidf",
+            Model::Qld(_) => "qld",
+        }
+    }
+}
+
 /// How the top k is found. Every choice returns the same hits (same
 /// documents, order and scores); only the time differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,6 +1,8 @@
 //! Every algorithm returns exactly the hits of exhaustive scoring: the same
 //! documents, in the same order, with bit-identical scores.
 
+use std::sync::Arc;
+
 use proptest::prelude::*;
 
 use crate::analysis::AnalyzerConfig;
@@ -10,7 +12,7 @@ use crate::index::Index;
 use crate::merge::merge_topk;
 use crate::qld::QldParams;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use crate::search::{Algorithm, Model, ScoredDoc, query_terms, search_with, search_with_stats};
+use crate::search::{Algorithm, Model, Request, ScoredDoc, query_terms};
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.
@@ -187,7 +189,11 @@ fn check_with_stats(
     stats: &GlobalStats,
 ) -> Result<(), TestCaseError> {
     check_algorithms(query, k, |algorithm| {
-        search_with_stats(index, query, k, model, algorithm, Some(stats)).unwrap()
+        Request::new(*model, k)
+            .with_algorithm(algorithm)
+            .with_stats(Some(Arc::new(stats.clone())))
+            .search(index, query)
+            .unwrap()
     })
 }
 
@@ -289,7 +295,10 @@ fn sharded_search(
         .zip(&parts_stats)
         .map(|(shard, own)| {
             let stats = if global { &stats } else { own };
-            search_with_stats(shard, query, k, model, algorithm, Some(stats))
+            Request::new(*model, k)
+                .with_algorithm(algorithm)
+                .with_stats(Some(Arc::new(stats.clone())))
+                .search(shard, query)
                 .unwrap()
                 .into_iter()
                 .map(|h| (shard.docid(h.doc).unwrap().to_owned(), h.score))
@@ -422,7 +431,10 @@ proptest! {
             .collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let batch = pool.install(|| {
-            crate::search::batch_search(&index, &texts, k, &model, Algorithm::Exhaustive)
+            Request::new(model, k)
+                .with_algorithm(Algorithm::Exhaustive)
+                .batch(&index, &texts)
+                .unwrap()
         });
         for (query, batch) in texts.iter().zip(&batch) {
             let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
@@ -493,4 +505,18 @@ fn materialized_lists_span_accumulation_ranges() {
     for segment in index.segments() {
         assert!(segment.impacts.is_built());
     }
+}
+
+/// The hits of `query` under `model`, found by `algorithm`.
+fn search_with(
+    index: &Index,
+    query: &str,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    Request::new(*model, k)
+        .with_algorithm(algorithm)
+        .search(index, query)
+        .unwrap()
 }

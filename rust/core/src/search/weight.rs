@@ -67,21 +67,6 @@ impl<'a> Weight<'a> {
         }
     }
 
-    /// `terms` under `model` with the weights given: the second stage of
-    /// feedback queries, whose boosts are not counts.
-    pub(super) fn with_weights(
-        index: &'a Index,
-        terms: &'a [QueryTerm],
-        weights: Vec<f64>,
-        model: &Model,
-    ) -> Self {
-        Weight {
-            terms,
-            weights,
-            scorer: PostingScorer::new(index, model, Statistics::Own),
-        }
-    }
-
     /// `terms` with float `boosts` under Lucene's BM25, as a `BooleanQuery`
     /// of `BoostQuery`s.
     pub(super) fn boosted(
