@@ -14,7 +14,6 @@ mod global_stats;
 mod index;
 mod lexical;
 mod merge;
-mod pickle;
 mod project;
 mod results;
 mod scoring;
@@ -35,7 +34,7 @@ mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
     #[pymodule_export]
-    use crate::corpus::{beir_files, corpus_files, document_fields, read_documents};
+    use crate::corpus::{beir_files, corpus_files, document_fields, read_documents, read_queries};
     #[pymodule_export]
     use crate::feedback::{PyRm3, PyRocchio};
     #[pymodule_export]
@@ -43,7 +42,7 @@ mod _core {
     #[pymodule_export]
     use crate::global_stats::PyGlobalStats;
     #[pymodule_export]
-    use crate::index::{PyIndex, read_queries};
+    use crate::index::{_index_from_files, PyIndex};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
@@ -51,8 +50,6 @@ mod _core {
     };
     #[pymodule_export]
     use crate::merge::merge_topk;
-    #[pymodule_export]
-    use crate::pickle::_index_from_files;
     #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
     #[pymodule_export]

@@ -90,11 +90,6 @@ impl PyBm25 {
             params: Bm25Params::new(k1, b, variant, length, delta)?,
         })
     }
-
-    /// The core's parameters.
-    pub fn params(&self) -> Bm25Params {
-        self.params
-    }
 }
 
 /// The constructor's arguments, in its order: what `__reduce__` gives pickle.
