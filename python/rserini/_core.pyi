@@ -25,6 +25,9 @@ LENGTH_MODES: tuple[str, ...]
 TOKENIZERS: tuple[str, ...]
 STEMMERS: tuple[str, ...]
 STOPWORD_LISTS: tuple[str, ...]
+ALGORITHMS: tuple[str, ...]
+DEFAULT_MEMORY_MB: int
+DEFAULT_MAX_LINE_BYTES: int
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
 ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
@@ -974,6 +977,32 @@ def merge_topk(parts: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tup
 def merge_topk(parts: Sequence[Columns], k: int) -> Columns: ...
 def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
     """Rebuilds an in-memory index from its pickled files."""
+
+def check_added_docids(
+    docids: Sequence[str], duplicates: str, existing: set[str] | frozenset[str]
+) -> None:
+    """The docid rule of one commit's additions, as :meth:`Index.add` and
+    :meth:`Index.commit` apply it, for additions queued over several indexes:
+    ``docids`` in the order they were queued, none empty; under
+    ``duplicates="error"``, none twice and none in ``existing`` (the docids live
+    in the index and not deleted by the same commit).
+
+    Raises
+    ------
+    DocumentError
+        For the first docid that breaks the rule, with the message the index gives.
+    QueryError
+        For an unknown ``duplicates`` policy.
+    """
+
+def check_query(query: str) -> None:
+    """Refuses a query with nothing to search for, as the searches do.
+
+    Raises
+    ------
+    QueryError
+        For an empty or blank query.
+    """
 
 def read_queries(path: StrPath) -> list[tuple[str, str]]:
     """Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file."""

@@ -16,6 +16,7 @@ mod lexical;
 mod merge;
 mod project;
 mod results;
+mod rules;
 mod scoring;
 mod snapshot_ids;
 mod threads;
@@ -55,6 +56,8 @@ mod _core {
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
     #[pymodule_export]
+    use crate::rules::{check_added_docids, check_query};
+    #[pymodule_export]
     use crate::scoring::PyBm25;
 
     use super::*;
@@ -70,6 +73,7 @@ mod _core {
             pyo3::types::PyTuple::new(m.py(), rserini_core::document::ID_FIELDS)?,
         )?;
         crate::scoring::add_constants(m)?;
+        crate::rules::add_constants(m)?;
         Ok(())
     }
 }

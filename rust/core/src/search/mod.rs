@@ -47,6 +47,17 @@ pub use request::{Feedback, Query, Request};
 pub use weight::bm25_boosted_weights;
 use weight::{PostingScorer, Weight};
 
+/// Checks that `query` holds something to search for: a query of blanks is
+/// refused (an analyzed query that keeps no term just matches nothing).
+pub fn check_query(query: &str) -> Result<()> {
+    if query.trim().is_empty() {
+        return Err(Error::Query(
+            "the query is empty; give at least one word to search for".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
     if k <= 0 {

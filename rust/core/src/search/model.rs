@@ -44,15 +44,20 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Every algorithm by name, `auto` first.
+    pub const ALL: [(&'static str, Algorithm); 4] = [
+        ("auto", Algorithm::Auto),
+        ("exhaustive", Algorithm::Exhaustive),
+        ("maxscore", Algorithm::MaxScore),
+        ("bmw", Algorithm::BlockMaxWand),
+    ];
+
     /// Parses `auto`, `exhaustive`, `maxscore` or `bmw`.
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "auto" => Ok(Algorithm::Auto),
-            "exhaustive" => Ok(Algorithm::Exhaustive),
-            "maxscore" => Ok(Algorithm::MaxScore),
-            "bmw" => Ok(Algorithm::BlockMaxWand),
-            other => Err(Error::Query(format!(
-                "unknown algorithm {other:?}: use auto, exhaustive, maxscore or bmw"
+        match Self::ALL.iter().find(|(n, _)| *n == name) {
+            Some(&(_, algorithm)) => Ok(algorithm),
+            None => Err(Error::Query(format!(
+                "unknown algorithm {name:?}: use auto, exhaustive, maxscore or bmw"
             ))),
         }
     }

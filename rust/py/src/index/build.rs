@@ -17,10 +17,8 @@ use crate::analyzer::PyAnalyzer;
 use crate::args::Threads;
 use crate::convert::extract_doc;
 use crate::errors::{CoreError, CoreResult};
+use crate::rules::DEFAULT_MEMORY_MB;
 use crate::threads::detached;
-
-/// The default memory budget of a build, in MB (the core's default).
-const DEFAULT_MEMORY_MB: f64 = (rserini_core::index::DEFAULT_MEMORY_BUDGET >> 20) as f64;
 
 /// Documents handed to the core per batch when building from Python objects.
 const PY_BATCH: usize = 20_000;

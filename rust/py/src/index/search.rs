@@ -9,7 +9,6 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rserini_core::Error;
 use rserini_core::index::Index;
 use rserini_core::search::{self, Algorithm, Request, ScoredDoc};
 
@@ -17,7 +16,7 @@ use super::PyIndex;
 use crate::args::{Hits, Threads};
 use crate::columns::Packed;
 use crate::convert::query_text;
-use crate::errors::{CoreError, CoreResult};
+use crate::errors::CoreError;
 use crate::feedback;
 use crate::global_stats::PyGlobalStats;
 use crate::results::{PyExplanation, explanation, hits, pairs};
@@ -73,16 +72,6 @@ fn columns(rankings: &[Vec<ScoredDoc>], k: usize) -> (Array2<i32>, Array2<f32>) 
         }
     }
     (ids, scores)
-}
-
-fn nonempty_query(query: String) -> CoreResult<String> {
-    if query.trim().is_empty() {
-        return Err(Error::Query(
-            "the query is empty; give at least one word to search for".into(),
-        )
-        .into());
-    }
-    Ok(query)
 }
 
 /// The texts of a list of queries.
@@ -378,7 +367,8 @@ impl PyIndex {
         query: &Bound<'_, PyAny>,
         request: Request,
     ) -> PyResult<(Arc<Index>, Vec<search::ScoredDoc>)> {
-        let query = nonempty_query(query_text(query)?)?;
+        let query = query_text(query)?;
+        search::check_query(&query).map_err(CoreError)?;
         let index = self.snapshot();
         let docs = py
             .detach(|| request.search(&index, query.as_str()))
