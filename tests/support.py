@@ -31,8 +31,8 @@ def collection(name: str) -> Path:
     folder = DATA / name
     if not folder.is_dir():
         message = (
-            f"test collection {name!r} not found at {folder}: these tests need ../shared/data "
-            "(or RSERINI_DATA pointing at it)"
+            f"test collection {name!r} not found at {folder}: set RSERINI_DATA to the folder "
+            "that holds the collections, or put them at ../shared/data (docs/test-data.md)"
         )
         if os.environ.get("CI"):
             pytest.fail(message)

@@ -22,7 +22,7 @@ from rserini.agent import (
     mcp_tools,
     openai_tools,
 )
-from rserini.agent.passages import PassageScorer, best_excerpt, word_runs
+from rserini.agent.tools.passages import PassageScorer, best_excerpt, word_runs
 
 DOCS = [
     {"id": "d1", "contents": "Solar panels convert sunlight.\nWind turbines spin.\nHydro dams."},

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rserini.agent.evaluation import evaluate_records
-from rserini.agent.metrics import coverage, dcg, ndcg, positives, recall
-from rserini.agent.runs import write_record
-from rserini.agent.trajectory import Trajectory
+from rserini.agent.runs.evaluation import evaluate_records
+from rserini.agent.runs.metrics import coverage, dcg, ndcg, positives, recall
+from rserini.agent.runs.records import write_record
+from rserini.agent.runs.trajectory import Trajectory
 from rserini.exceptions import RseriniError
 
 

@@ -7,14 +7,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rserini.agent.excerpt import (
+from rserini.agent.tools.excerpt import (
     build_excerpt,
     build_preview,
     clue_tokens,
     document_title,
     matched_terms,
 )
-from rserini.agent.lines import read_chunk, split_lines
+from rserini.agent.tools.lines import read_chunk, split_lines
 
 # --- clue tokens and matching ------------------------------------------------------------
 

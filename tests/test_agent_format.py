@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rserini.agent.jsformat import (
+from rserini.agent.tools.java_rules import round3_all
+from rserini.agent.tools.jsformat import (
     js_json,
     js_number,
     js_parse_float,
@@ -19,8 +20,7 @@ from rserini.agent.jsformat import (
     js_to_number,
     js_trim,
 )
-from rserini.agent.session import round3_all
-from rserini.agent.truncation import format_size, truncate_head
+from rserini.agent.tools.truncation import format_size, truncate_head
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ import pytest
 
 import rserini
 from rserini.agent import SearchSession, TimeBudget
-from rserini.agent.evaluation import evaluate_records
-from rserini.agent.runner import run_queries
-from rserini.agent.runs import read_runs
-from rserini.agent.scripted import ScriptedAgent
+from rserini.agent.runs.evaluation import evaluate_records
+from rserini.agent.runs.records import read_runs
+from rserini.agent.runs.runner import run_queries
+from rserini.agent.runs.scripted import ScriptedAgent
 from rserini.exceptions import RseriniError
 from support import collection
 

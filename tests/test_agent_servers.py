@@ -13,10 +13,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 import rserini
-from rserini.agent.backend import IndexBackend, highlight
-from rserini.agent.http_server import HttpApi
-from rserini.agent.java_json import java_double, java_json
-from rserini.agent.rpc_server import RpcHandler
+from rserini.agent.servers.backend import IndexBackend, highlight
+from rserini.agent.servers.http_server import HttpApi
+from rserini.agent.servers.java_json import java_double, java_json
+from rserini.agent.servers.rpc_server import RpcHandler
 
 DOCS = [
     {
@@ -568,8 +568,8 @@ def test_servers_refuse_an_index_without_documents(tmp_path):
 def test_http_hits_render_as_the_session_renders(index, tmp_path, query):
     """pi-search caches the http hits and renders them; the pages equal SearchSession's."""
     from rserini.agent import SearchSession, TimeBudget
-    from rserini.agent.cache import CachedSearch
-    from rserini.agent.pages import format_search_page, search_page
+    from rserini.agent.tools.cache import CachedSearch
+    from rserini.agent.tools.pages import format_search_page, search_page
 
     api = HttpApi(IndexBackend(index), record_timings=False)
     hits = post(api, "/search", {"query": query, "limit": 1000})[1]["hits"]
@@ -598,8 +598,8 @@ def test_rpc_hits_render_as_the_session_renders(index, rpc, tmp_path, query):
     """pi-search's Anserini adapter: search k=1000, render the top 50 without highlights
     with the query as the one clue, merge by docid; the pages equal SearchSession's."""
     from rserini.agent import SearchSession, TimeBudget
-    from rserini.agent.cache import CachedSearch
-    from rserini.agent.pages import format_search_page, search_page
+    from rserini.agent.tools.cache import CachedSearch
+    from rserini.agent.tools.pages import format_search_page, search_page
 
     found = json.loads(
         call(rpc, java_json({"id": 1, "type": "search", "query": query, "k": 1000,
@@ -629,7 +629,7 @@ def test_rpc_hits_render_as_the_session_renders(index, rpc, tmp_path, query):
 def test_rpc_stream_skips_an_overlong_line(rpc):
     import io
 
-    from rserini.agent.rpc_server import MAX_LINE_BYTES, answer_stream
+    from rserini.agent.servers.rpc_server import MAX_LINE_BYTES, answer_stream
 
     reader = io.BytesIO(b"x" * (MAX_LINE_BYTES + 10) + b'\n{"id":1,"type":"ping"}\n\n')
     writer = io.BytesIO()

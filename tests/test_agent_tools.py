@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import rserini
 from rserini.agent import SearchSession, TimeBudget, ToolOptions
-from rserini.agent.messages import BLOCK_REASON, STEER
+from rserini.agent.tools.messages import BLOCK_REASON, STEER
 
 NO_SNIPPET = (
     "   Excerpt: (No snippet available from this backend. "

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rserini.agent.citations import extract_citations
-from rserini.agent.runs import read_runs, write_record
-from rserini.agent.trajectory import Trajectory, record_views
+from rserini.agent.runs.citations import extract_citations
+from rserini.agent.runs.records import read_runs, write_record
+from rserini.agent.runs.trajectory import Trajectory, record_views
 from rserini.exceptions import RseriniError
 
 

@@ -147,12 +147,16 @@ def test_custom_chain_overrides_one_step() -> None:
 
 
 def test_presets_and_config() -> None:
-    assert rserini.ANALYZER_PRESETS == ["lucene-english", "plain", "code", "whitespace"]
+    languages = [p for p in rserini.ANALYZER_PRESETS if p.startswith("lucene-")][1:]
+    assert rserini.ANALYZER_PRESETS[:4] == ["lucene-english", "plain", "code", "whitespace"]
+    assert rserini.ANALYZER_PRESETS[4:] == languages
+    assert {"lucene-de", "lucene-fr", "lucene-zh", "lucene-ru"} <= set(languages)
     for name in rserini.ANALYZER_PRESETS:
         analyzer = Analyzer(name)
         assert analyzer.name == name
         assert analyzer.config["name"] == name
         assert analyzer == Analyzer(name)
+        assert analyzer.config["language"] == (name[7:] if name in languages else None)
     assert Analyzer() == Analyzer("lucene-english")
 
 

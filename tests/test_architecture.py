@@ -13,11 +13,17 @@ files, and between the crate's top-level modules (a folder counted as one).
 
 from __future__ import annotations
 
+import ast
 import functools
+import io
+import math
+import operator
 import re
+import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -417,3 +423,319 @@ def test_the_architecture_tour_names_files_that_exist():
     assert len(named) > 40, named
     missing = sorted(n for n in named if not any((root / n).exists() for root in roots))
     assert not missing, f"ARCHITECTURE.md names files that do not exist: {missing}"
+
+
+# --- The Python package: python/rserini ---------------------------------------------
+#
+# The same fence around the pure-Python package: no module depends on itself through
+# others, no file is too long, and no default of the core is restated in Python.
+# Imports are read from the syntax tree, wherever they stand (inside functions and
+# `if TYPE_CHECKING:` blocks too: a lazy import still ties two modules); a name
+# imported from a package is followed through the package's re-exports to the module
+# that defines it, so an `__init__.py` that gathers its parts hides no cycle and makes
+# none. The extension (`rserini._core`) is a leaf.
+
+PYTHON = CORE.parents[2] / "python"
+
+# Lines of code a Python source file may hold: lines with a token other than a comment,
+# outside docstrings.
+MAX_PY_CODE_LINES = 600
+
+# Files allowed past the limit, by path under python/rserini, with the reason.
+PY_LONG_FILES_ALLOWED: dict[str, str] = {}
+
+# Restatements of the core's constants allowed, by path under python/rserini and the
+# constant's name, with the reason.
+PY_RESTATED_ALLOWED: dict[tuple[str, str], str] = {}
+
+
+@dataclass
+class PyModule:
+    rel: str  # the path under python/rserini
+    tree: ast.Module
+    is_package: bool
+
+
+@functools.cache
+def read_package(root: Path = PYTHON) -> dict[Module, PyModule]:
+    """The package's modules by dotted path (as a tuple), with their syntax trees."""
+    assert (root / "rserini" / "__init__.py").is_file(), f"no package under {root}"
+    modules = {}
+    for path in sorted((root / "rserini").rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        package = parts[-1] == "__init__"
+        modules[parts[:-1] if package else parts] = PyModule(
+            path.relative_to(root / "rserini").as_posix(),
+            ast.parse(path.read_text(encoding="utf-8")),
+            package,
+        )
+    return modules
+
+
+def _absolute(m: Module, is_package: bool, node: ast.ImportFrom) -> Module:
+    """The module an `import from` names, relative imports resolved from `m`."""
+    if node.level == 0:
+        return tuple((node.module or "").split("."))
+    base = m if is_package else m[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return base + (tuple(node.module.split(".")) if node.module else ())
+
+
+def python_dependencies(modules: dict[Module, PyModule]) -> list[Edge]:
+    """Every import of one of the package's modules by another, with where it is."""
+
+    def defining(m: Module, name: str, seen: frozenset[tuple[Module, str]]) -> Module:
+        """The module whose `name` `from m import name` gets: a submodule, the module a
+        package re-exports it from, or `m`."""
+        if (*m, name) in modules:
+            return (*m, name)
+        if m not in modules or (m, name) in seen:
+            return m
+        for node in modules[m].tree.body:
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        source = _absolute(m, modules[m].is_package, node)
+                        return defining(source, alias.name, seen | {(m, name)})
+        return m
+
+    edges: list[Edge] = []
+    for m, f in modules.items():
+        for node in ast.walk(f.tree):
+            if isinstance(node, ast.Import):
+                targets = [tuple(alias.name.split(".")) for alias in node.names]
+                written = ", ".join(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                source = _absolute(m, modules[m].is_package, node)
+                targets = [defining(source, alias.name, frozenset()) for alias in node.names]
+                written = ".".join(source)
+            else:
+                continue
+            for target in targets:
+                if target in modules and target != m:
+                    edges.append(Edge(m, target, f"{f.rel}:{node.lineno} {written}"))
+    return edges
+
+
+def py_code_lines(source: str) -> int:
+    """Lines holding a token other than a comment, outside docstrings (string
+    statements)."""
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            docstrings.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    skip = {
+        tokenize.COMMENT,
+        tokenize.NL,
+        tokenize.NEWLINE,
+        tokenize.INDENT,
+        tokenize.DEDENT,
+        tokenize.ENDMARKER,
+    }
+    lines: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skip:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return len(lines - docstrings)
+
+
+def test_no_python_module_depends_on_itself() -> None:
+    edges = python_dependencies(read_package())
+    assert len(edges) > 100, "the import reader found almost nothing"
+    between_files = cycles(edges, lambda m: m)
+    problems = [f"between modules: {c}" for c in between_files.values()]
+    # A `__main__` module is a program that nothing imports (`python -m rserini.parity`
+    # runs the command line): it belongs to no package's floor.
+    programs = [e for e in edges if e.source[-1] != "__main__"]
+    problems += [
+        f"between packages: {c}"
+        for modules, c in cycles(programs, lambda m: m[:2]).items()
+        if modules not in between_files
+    ]
+    if problems:
+        pytest.fail(
+            "import cycles in python/rserini:\n" + "\n".join(problems).replace("::", "."),
+            pytrace=False,
+        )
+
+
+def test_no_python_file_is_too_long() -> None:
+    package = PYTHON / "rserini"
+    sources = [(f.rel, package / f.rel) for f in read_package().values()]
+    sources.append(("_core.pyi", package / "_core.pyi"))
+    counts = {rel: py_code_lines(path.read_text(encoding="utf-8")) for rel, path in sources}
+    too_long = {
+        rel: n
+        for rel, n in sorted(counts.items(), key=lambda x: -x[1])
+        if n > MAX_PY_CODE_LINES and rel not in PY_LONG_FILES_ALLOWED
+    }
+    if too_long:
+        pytest.fail(
+            f"python/rserini files over {MAX_PY_CODE_LINES} lines of code (split them by "
+            "concept):\n"
+            + "\n".join(
+                f"    {rel}: {n}" for rel, n in sorted(too_long.items(), key=lambda x: -x[1])
+            ),
+            pytrace=False,
+        )
+    unknown = sorted(set(PY_LONG_FILES_ALLOWED) - {rel for rel, _ in sources})
+    assert not unknown, f"exceptions naming no file: {unknown}"
+
+
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Pow: operator.pow,
+    ast.LShift: operator.lshift,
+}
+
+
+def _literal(node: ast.expr | None) -> object:
+    """The value of a literal, or of arithmetic on literals (`64 << 20`); `None` (and
+    so no restatement) for anything else."""
+    if node is None:
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError):
+        pass
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _literal(node.left), _literal(node.right)
+        if isinstance(left, int | float) and isinstance(right, int | float):
+            try:
+                return _ARITHMETIC[type(node.op)](left, right)
+            except (TypeError, ZeroDivisionError):
+                return None
+    return None
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-6, abs_tol=0.0)
+    return a == b
+
+
+def core_constants() -> tuple[dict[str, object], dict[str, tuple[str, ...]]]:
+    """The extension's exported defaults (`DEFAULT_<NAME>`, by `<name>`) and its lists
+    of names (tuples or lists of strings, such as `BM25_VARIANTS`)."""
+    core = pytest.importorskip("rserini._core", reason="the extension is not built")
+    defaults: dict[str, object] = {}
+    lists: dict[str, tuple[str, ...]] = {}
+    for name, value in vars(core).items():
+        if name.startswith("DEFAULT_") and isinstance(value, int | float | str):
+            defaults[name.removeprefix("DEFAULT_").lower()] = value
+        elif (
+            name.isupper()
+            and isinstance(value, tuple | list)
+            and len(value) > 1
+            and all(isinstance(v, str) for v in value)
+        ):
+            lists[name] = tuple(value)
+    return defaults, lists
+
+
+def restated_defaults(
+    tree: ast.Module, defaults: dict[str, object], lists: dict[str, tuple[str, ...]]
+) -> Iterator[tuple[int, str, str]]:
+    """Where `tree` writes a literal that the core exports, the constant and the literal:
+    the default of an option or keyword named as a `DEFAULT_<NAME>` with that constant's
+    value, or a list of names equal to one of the core's."""
+
+    def default_of(name: str, value: ast.expr | None, line: int) -> Iterator[tuple[int, str, str]]:
+        key = name.lstrip("-").replace("-", "_").lower()
+        if key in defaults and _same(_literal(value), defaults[key]):
+            yield line, f"DEFAULT_{key.upper()}", f"{name} = {defaults[key]!r}"
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            pairs = [
+                *zip(
+                    positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+                ),
+                *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
+            ]
+            for arg, value in pairs:
+                yield from default_of(arg.arg, value, value.lineno)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            yield from default_of(node.target.id, node.value, node.lineno)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+        ):
+            keywords = {k.arg: k.value for k in node.keywords if k.arg}
+            options = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            names = [o for o in options if isinstance(o, str) and o.startswith("--")]
+            dest = _literal(keywords.get("dest"))
+            for name in [*names, *([dest] if isinstance(dest, str) else [])]:
+                yield from default_of(name, keywords.get("default"), node.lineno)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            value = _literal(node)
+            if isinstance(value, tuple | list | set) and all(isinstance(v, str) for v in value):
+                for name, names in lists.items():
+                    if len(value) == len(names) and set(value) == set(names):
+                        yield node.lineno, name, repr(sorted(value))
+
+
+def test_no_core_default_is_restated_in_python() -> None:
+    defaults, lists = core_constants()
+    assert "k1" in defaults and "BM25_VARIANTS" in lists, "the constants reader found nothing"
+    found = {
+        (f.rel, constant): f"    {f.rel}:{line} {literal}: read {constant}"
+        for f in read_package().values()
+        for line, constant, literal in restated_defaults(f.tree, defaults, lists)
+    }
+    problems = sorted(v for k, v in found.items() if k not in PY_RESTATED_ALLOWED)
+    if problems:
+        pytest.fail(
+            "defaults of the core restated in python/rserini (import the constant):\n"
+            + "\n".join(problems),
+            pytrace=False,
+        )
+    stale = sorted(set(PY_RESTATED_ALLOWED) - set(found))
+    assert not stale, f"exceptions naming no restatement: {stale}"
+
+
+def test_the_python_readers_see_what_the_checks_rely_on() -> None:
+    """The import, line and literal readers on small samples."""
+    modules = {
+        ("rserini",): PyModule("__init__.py", ast.parse("from rserini.a import f\n"), True),
+        ("rserini", "a"): PyModule("a.py", ast.parse("def f():\n    from .b import g\n"), False),
+        ("rserini", "b"): PyModule(
+            "b.py",
+            ast.parse("import typing\nif typing.TYPE_CHECKING:\n    from rserini import f\n"),
+            False,
+        ),
+    }
+    edges = {(e.source, e.target) for e in python_dependencies(modules)}
+    # `from rserini import f` is an arrow to the module defining f, not to the package.
+    assert edges == {
+        (("rserini",), ("rserini", "a")),
+        (("rserini", "a"), ("rserini", "b")),
+        (("rserini", "b"), ("rserini", "a")),
+    }
+    assert py_code_lines('"""Doc."""\n\n# note\nx = 1  # one\ns = """a\nb"""\n') == 3
+    defaults = {"k1": 0.9, "memory_mb": 256}
+    lists = {"ALGORITHMS": ("auto", "bmw")}
+    sample = ast.parse(
+        "def f(k1=0.9, *, b=0.4, memory_mb=256.0): ...\n"
+        "p.add_argument('--memory-mb', type=float, default=256)\n"
+        "p.add_argument('--k1', default=DEFAULT_K1)\n"
+        "p.add_argument('--max-line-bytes', default=64 << 20)\n"
+        "ALGORITHMS = ('bmw', 'auto')\n"
+        "class C:\n    k1: float = 1.2\n"
+    )
+    found = sorted(line for line, _, _ in restated_defaults(sample, defaults, lists))
+    assert found == [1, 1, 2, 5]
+    assert _literal(ast.parse("64 << 20", mode="eval").body) == 64 << 20

@@ -22,6 +22,7 @@ from rserini.parity import (
     Tolerances,
     _harness,
     _java,
+    _report,
     find_java,
     read_corpus,
 )
@@ -119,7 +120,7 @@ def test_kendall_tau() -> None:
     assert _harness._kendall_tau(["a"], ["b"]) == 1.0
 
 
-def report_with(setting: _harness.SettingReport, identical: int = 10) -> ParityReport:
+def report_with(setting: _report.SettingReport, identical: int = 10) -> ParityReport:
     return ParityReport(
         corpus="c",
         documents=10,
@@ -135,7 +136,7 @@ def report_with(setting: _harness.SettingReport, identical: int = 10) -> ParityR
     )
 
 
-def setting(**changes: object) -> _harness.SettingReport:
+def setting(**changes: object) -> _report.SettingReport:
     base = {
         "k1": 0.9,
         "b": 0.4,
@@ -152,7 +153,7 @@ def setting(**changes: object) -> _harness.SettingReport:
         "metrics": {"pyserini": {"nDCG@10": 0.67891}, "rserini": {"nDCG@10": 0.67889}},
     }
     base.update(changes)
-    return _harness.SettingReport(**base)  # type: ignore[arg-type]
+    return _report.SettingReport(**base)  # type: ignore[arg-type]
 
 
 def test_tolerances() -> None:

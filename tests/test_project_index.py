@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from rserini import Index, rrf
 from rserini.project import load_chunk_documents
-from rserini.project_index import ProjectIndex, ranked
+from rserini.project_index import ProjectIndex
+from rserini.safe_fs import own_dir
+from rserini.searchable import ranked
 
 AGE_NS = 100 * 10**9
 
@@ -306,8 +308,10 @@ def test_an_unwritable_cache_still_searches(project: Path) -> None:
 
 
 def test_a_foreign_folder_in_place_of_the_index_is_replaced(project: Path) -> None:
+    # Only inside a cache rserini made (and marked); see tests/adversarial for others.
+    own_dir(project / ".rserini")
     junk = project / ".rserini" / "index"
-    junk.mkdir(parents=True)
+    junk.mkdir()
     (junk / "notes.txt").write_text("not an index\n")  # Index.save refuses such a folder
     p = open_(project)
     assert (p.refresh.rebuilt, p.refresh.note) == ("no manifest", None)

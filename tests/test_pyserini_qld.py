@@ -46,7 +46,7 @@ def test_set_qld_switches_the_similarity_and_set_bm25_switches_back(
 
 @pytest.mark.parametrize("mu", [-1.0, math.nan, math.inf, 1e39])
 def test_set_qld_rejects_bad_mu(searcher: LuceneSearcher, mu: float) -> None:
-    with pytest.raises(QueryError, match="mu must be a finite number >= 0"):
+    with pytest.raises(QueryError, match="mu must be a finite number > 0"):
         searcher.set_qld(mu)
 
 
@@ -82,4 +82,4 @@ def test_cli_run_qld_pyserini_writes_the_golden_run(tmp_path: Path) -> None:
 def test_cli_rejects_a_negative_mu(tmp_path: Path) -> None:
     result = rserini_run(tmp_path, "tiny", "--qld", "--mu", "-5")
     assert result.returncode != 0
-    assert "mu must be a finite number >= 0" in result.stderr
+    assert "mu must be a finite number > 0" in result.stderr

@@ -53,10 +53,7 @@ def qld_scores(docs: Sequence[Sequence[str]], query: Sequence[str], mu: float) -
             if tfs[term] == 0:
                 continue  # no clause matches: the term adds nothing
             p = (cf[term] + 1.0) / (total + 1.0)
-            if mu == 0.0:
-                s = math.nan  # log(1 + tf/0) + log(0) = inf - inf
-            else:
-                s = boost * (math.log(1 + tfs[term] / (mu * p)) + math.log(mu / (dl + mu)))
+            s = boost * (math.log(1 + tfs[term] / (mu * p)) + math.log(mu / (dl + mu)))
             terms.append(f32(s) if s > 0.0 else 0.0)
         if terms:
             scores[i] = f32(sum(terms))
@@ -72,7 +69,8 @@ def expected_ranking(
 
 
 docid_strategy = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=3)
-mu_strategy = st.one_of(st.sampled_from([0.0, 1.0, 10.0, 1000.0, 2000.0]), st.floats(0.0, 5000.0))
+# mu > 0 (0 would score every match 0; it is refused).
+mu_strategy = st.one_of(st.sampled_from([1e-3, 1.0, 10.0, 1000.0, 2000.0]), st.floats(1e-3, 5000.0))
 
 
 @st.composite
@@ -132,10 +130,10 @@ def test_qld_matches_in_zero_and_ignores_missing_terms():
     assert both == dict(expected_ranking(docs, "b c", 1000, 10))
 
 
-@pytest.mark.parametrize("mu", [-1.0, math.nan, math.inf, 1e300])
+@pytest.mark.parametrize("mu", [-1.0, 0.0, 1e-300, math.nan, math.inf, 1e300])
 def test_invalid_mu_is_a_query_error(mu):
     index = rserini.Index.build([("d", "a b")], analyzer="whitespace", progress=False)
-    with pytest.raises(rserini.QueryError, match="mu must be a finite number >= 0"):
+    with pytest.raises(rserini.QueryError, match="mu must be a finite number > 0"):
         index.search("a", model="qld", mu=mu)
 
 

@@ -137,7 +137,10 @@ def test_reordered_and_plain_linux_corpora_return_the_same_hits() -> None:
     and reordering it takes many minutes, so it runs only when asked for with
     ``RSERINI_LINUX_TEST=1`` (and the corpus made)."""
     if os.environ.get("RSERINI_LINUX_TEST") != "1":
-        pytest.skip("reordered == plain on the Linux corpus runs with RSERINI_LINUX_TEST=1")
+        pytest.skip(
+            "reordered == plain on the Linux corpus: make the corpus with "
+            "benches/linux_corpus.py, then set RSERINI_LINUX_TEST=1 (builds take many minutes)"
+        )
     root = os.environ.get("RSERINI_BENCH_DATA")
     folder = (Path(root) if root else Path.home() / ".cache" / "rserini" / "bench") / "linux-chunks"
     corpus, query_file = folder / "corpus.jsonl", folder / "queries.jsonl"

@@ -32,7 +32,7 @@ fn main() {
     let (mut block_ratios, mut list_ratios) = (Vec::new(), Vec::new());
     let mut frontiers = [0u64; 9];
     for query in &queries {
-        let terms = search::query_terms(&index, query);
+        let terms = search::query_terms(&index, query).unwrap();
         for segment in index.segments() {
             let data = segment.data();
             for term in &terms {

@@ -94,7 +94,7 @@ fn decode_all(index: &rserini_core::index::Index, queries: &[String]) -> u64 {
     let mut decoder = BlockDecoder::default();
     let (mut postings, mut checksum) = (0u64, 0u64);
     for query in queries {
-        let terms = search::query_terms(index, query);
+        let terms = search::query_terms(index, query).unwrap();
         for segment in index.segments() {
             let data = segment.data();
             for ord in terms.iter().filter_map(|t| data.term_ord(&t.term)) {

@@ -33,9 +33,11 @@ from rserini._core import (
     TermExplanation,
     __version__,
     merge_topk,
+    query_limits,
     read_queries,
     rrf,
     rrf_full_depth,
+    set_query_limits,
 )
 from rserini.columns import Columns
 from rserini.exceptions import (
@@ -91,7 +93,9 @@ __all__ = [
     "UnknownDocidError",
     "__version__",
     "merge_topk",
+    "query_limits",
     "read_queries",
     "rrf",
     "rrf_full_depth",
+    "set_query_limits",
 ]

@@ -47,11 +47,14 @@ class Analyzer:
         Preset: ``"lucene-english"`` (Pyserini's default analyzer: UAX#29 words,
         possessives, lowercase, 33 stopwords, Porter), ``"plain"`` (Python's
         ``\\w+`` on lowercased text), ``"code"`` (``plain`` plus identifier
-        sub-tokens) or ``"whitespace"``.
+        sub-tokens), ``"whitespace"``, or ``"lucene-<code>"``: Lucene's analyzer
+        for a language, as Pyserini's ``get_lucene_analyzer(language=<code>)``
+        (``rserini.ANALYZER_PRESETS`` lists them).
     tokenizer, lowercase, possessive, code_subtokens, stopwords, stemmer
         Override one step of the preset. ``stopwords`` is ``"none"``,
-        ``"lucene-english"`` or a list of words; ``stemmer`` is ``"none"``,
-        ``"porter"`` or ``"snowball-english"``.
+        ``"lucene-english"``, a language's ``"lucene-<code>"`` or a list of words;
+        ``stemmer`` is ``"none"``, ``"porter"``, ``"snowball-english"`` or, for a
+        language preset, ``"lucene"`` (its own).
 
     Raises
     ------
@@ -68,7 +71,7 @@ class Analyzer:
         possessive: bool | None = None,
         code_subtokens: bool | None = None,
         stopwords: str | Sequence[str] | None = None,
-        stemmer: Literal["none", "porter", "snowball-english"] | None = None,
+        stemmer: Literal["none", "porter", "snowball-english", "lucene"] | None = None,
     ) -> Analyzer: ...
     def analyze(self, text: str) -> list[str]:
         """The terms of ``text``, in order."""
@@ -105,14 +108,14 @@ class Bm25:
         One of :data:`LENGTH_MODES`: ``"lucene"`` (Lucene's one-byte
         document-length norm and statistics, as Pyserini) or ``"exact"``.
     delta
-        The delta of ``bm25l`` and ``bm25+``, ``>= 0``; ``None`` takes the
+        The delta of ``bm25l`` and ``bm25+``, in [0, 1000]; ``None`` takes the
         variant's default (0.5 and 1.0).
 
     Raises
     ------
     QueryError
-        For ``k1`` or ``delta`` negative or not finite in float32, ``b`` outside
-        [0, 1], or an unknown variant or length mode.
+        For ``k1`` negative or not finite in float32, ``delta`` outside [0, 1000],
+        ``b`` outside [0, 1], or an unknown variant or length mode.
     """
 
     def __new__(
@@ -704,9 +707,10 @@ class Index:
         Raises
         ------
         QueryError
-            For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
-            negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
-            negative or not finite; for ``stats`` lacking a query term's df, counting
+            For an empty query or one over :func:`query_limits`, ``k`` outside
+            [1, 2**63 - 1], ``k1`` negative or not finite in float32, ``delta`` outside
+            [0, 1000], ``b`` outside [0, 1], or ``mu`` not a positive normal float32;
+            for ``stats`` lacking a query term's df, counting
             less than this index holds, or given with ``model="tfidf"`` (its document
             norms need every term's global df) or, without a query term's ``cfs``,
             with ``model="qld"``; for ``feedback`` with another model than Lucene's
@@ -918,6 +922,18 @@ class Index:
         TypeError
             For a ``feedback`` that is neither.
         """
+
+def query_limits() -> tuple[int, int]:
+    """``(max_bytes, max_terms)``: the longest query in UTF-8 bytes and the most distinct
+    analyzed terms a query may have (by default 1 MiB and 65,536). A longer query or one
+    with more terms raises :class:`QueryError` rather than being cut. Both bound the work
+    of one query, which is linear in its size."""
+
+def set_query_limits(
+    *, max_bytes: int | None = None, max_terms: int | None = None
+) -> tuple[int, int]:
+    """Sets the query limits given, for the whole process; returns the previous
+    ``(max_bytes, max_terms)``. Raises :class:`QueryError` for a limit below 1."""
 
 def rrf(
     rankings: Sequence[Sequence[str]]

@@ -35,8 +35,7 @@ from rserini.exceptions import RseriniError
 from rserini.formats import RankedRun, Run
 
 if TYPE_CHECKING:
-    from rserini._core import Index
-    from rserini.distributed import ShardedIndex
+    from rserini.searchable import Searchable
 
 DEFAULT_METRICS: tuple[str, ...] = ("nDCG@10", "R@100", "R@1000", "MAP", "MRR@10", "P@10")
 """The metrics ``rserini eval`` reports by default."""
@@ -408,7 +407,7 @@ Feedback = Literal["rm3", "rocchio"]
 
 
 def retrieve_ranked(
-    index: Index | ShardedIndex,
+    index: Searchable,
     queries: Sequence[tuple[str, str]],
     k: int = 1000,
     *,
@@ -422,7 +421,8 @@ def retrieve_ranked(
     Parameters
     ----------
     index
-        The index, or a :class:`rserini.distributed.ShardedIndex` (without feedback).
+        A :class:`~rserini.searchable.Searchable`: an :class:`rserini.Index`, or a
+        :class:`rserini.distributed.ShardedIndex` (without feedback).
     queries
         ``(qid, text)`` pairs.
     k
@@ -452,20 +452,13 @@ def retrieve_ranked(
         return {}
     texts = [text for _, text in queries]
     depth = k + 1 if remove_query else k
-    if hasattr(index, "num_shards"):  # a ShardedIndex: rankings, no ids common to shards
-        if feedback is not None:
-            raise RseriniError("feedback runs on one index: merge the shards first")
-        ranked = index.batch_search_pairs(texts, depth, threads=threads, **params)
-        return {
-            qid: [(d, s) for d, s in row if not (remove_query and d == qid)][:k]
-            for (qid, _), row in zip(queries, ranked, strict=True)
-        }
     if feedback is None:
         ids, scores = index.batch_search(texts, k=depth, threads=threads, **params)
-    elif feedback == "rm3":
-        ids, scores = index.batch_search_rm3(texts, k=depth, threads=threads, **params)
     else:
-        ids, scores = index.batch_search_rocchio(texts, k=depth, threads=threads, **params)
+        search = getattr(index, f"batch_search_{feedback}", None)
+        if search is None:  # a sharded index: feedback reads the documents of one index
+            raise RseriniError("feedback runs on one index: merge the shards first")
+        ids, scores = search(texts, k=depth, threads=threads, **params)
     rows = cast("list[list[str]]", index.docids(ids))  # 2-D ids give a list per query
     return {
         qid: [
@@ -478,7 +471,7 @@ def retrieve_ranked(
 
 
 def retrieve(
-    index: Index, queries: Sequence[tuple[str, str]], k: int = 1000, **options: Any
+    index: Searchable, queries: Sequence[tuple[str, str]], k: int = 1000, **options: Any
 ) -> Run:
     """:func:`retrieve_ranked` as a run to evaluate: ``{qid: {docid: score}}``.
 

@@ -56,6 +56,20 @@ class IndexLockedError(RseriniError):
     path: str
 
 
+class NotAnIndexError(RseriniError):
+    """A folder that is not an rserini index at all (a Lucene index, an empty or a foreign
+    folder), as opposed to a damaged one; ``path`` names it."""
+
+    path: str
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+    def __reduce__(self) -> tuple[type[NotAnIndexError], tuple[str, str]]:
+        return type(self), (str(self), self.path)
+
+
 class ShardUnavailableError(RseriniError):
     """No replica of a shard of a sharded index answered (all dead, or past their
     deadline); ``shard`` is its number (0-based)."""
@@ -76,6 +90,7 @@ __all__ = [
     "IndexCorruptedError",
     "IndexLockedError",
     "IndexVersionError",
+    "NotAnIndexError",
     "ParseError",
     "QueryError",
     "RseriniError",

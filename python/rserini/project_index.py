@@ -7,7 +7,14 @@
   (:func:`rserini.project.load_chunk_documents`), docid ``path:start-end``;
 - ``manifest.json``: per file, its size, ``mtime_ns``, content hash (BLAKE3) and chunk
   spans (or why it is skipped), the settings and the index generation it describes;
-- ``.gitignore`` holding ``*``, so the cache is never committed.
+- ``.gitignore`` holding ``*``, so the cache is never committed;
+- ``CACHEDIR.TAG``, rserini's mark on a folder it made (:mod:`rserini.safe_fs`).
+
+The cache is written only into a real ``.rserini`` folder: one that is a symbolic link,
+a FIFO or a file (as a cloned repository could carry) is refused, the search then runs
+on an index built in memory, and :attr:`Refresh.note` says why. Cache files are read
+as index files are (no links, no FIFOs, a size cap), and the index folder is deleted
+for a rebuild only inside a ``.rserini`` that rserini made.
 
 Each :meth:`ProjectIndex.open` lists the files (their stat only) and compares them with
 the manifest. A file whose size and ``mtime_ns`` are unchanged is not read. A changed,
@@ -28,15 +35,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal
 
-from rserini._core import Analyzer, Index, rrf
-from rserini.exceptions import IndexLockedError, QueryError, RseriniError
+from rserini._core import Analyzer, Index
+from rserini.exceptions import IndexLockedError, RseriniError
 from rserini.project import (
     CHUNK_LINES,
     DEFAULT_RULES,
@@ -48,49 +53,26 @@ from rserini.project import (
     list_files,
     read_files,
 )
+from rserini.safe_fs import own_dir, read_bounded, real_dir, remove_own, write_atomically
+from rserini.searchable import Model, ranked
 
 __all__ = [
     "CACHE_DIR",
     "ProjectHit",
     "ProjectIndex",
     "Refresh",
-    "ranked",
 ]
 
 #: The cache folder under the project root.
 CACHE_DIR = ".rserini"
 #: Version of ``manifest.json``; another value rebuilds the index.
 MANIFEST_FORMAT = 1
+#: The largest manifest read (a bound, as for index files; far above any project's).
+MANIFEST_MAX_BYTES = 1 << 30
+#: The largest ``meta.json`` read for its generation (the core's cap).
+META_MAX_BYTES = 16 << 20
 #: Files modified this close to the scan are read again at the next one.
 RACY_NS = 2_000_000_000
-#: Depth of each arm fused by ``model="rrf"``: ten times k, at least 50 (the
-#: reference's candidate pool).
-RRF_POOL_MULTIPLIER, RRF_POOL_FLOOR = 10, 50
-
-Model = Literal["bm25", "tfidf", "rrf"]
-
-
-def ranked(
-    index: Index, query: str, k: int = 10, *, model: Model = "bm25", **params: object
-) -> list[tuple[str, float]]:
-    """``(docid, score)`` of the ``k`` best documents, best first.
-
-    ``model`` is ``"bm25"`` or ``"tfidf"`` (:meth:`~rserini.Index.search_pairs` with
-    ``params``), or ``"rrf"``: the BM25 ranking (with ``params``) and the TF-IDF ranking,
-    each ``max(10 k, 50)`` deep, fused by :func:`rserini.rrf` (k = 60); the score is then
-    the fused one.
-    """
-    if model != "rrf":
-        return index.search_pairs(query, k, model=model, **params)  # type: ignore[arg-type]
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"k must be an int, not {type(k).__name__}")
-    if k < 1:
-        raise QueryError(f"k must be a positive number of hits (got {k})")
-    depth = max(RRF_POOL_MULTIPLIER * k, RRF_POOL_FLOOR)
-    bm25 = index.search_pairs(query, depth, model="bm25", **params)  # type: ignore[arg-type]
-    tfidf = index.search_pairs(query, depth, model="tfidf")
-    fused = rrf([[d for d, _ in bm25], [d for d, _ in tfidf]])
-    return [(str(docid), score) for docid, score in fused[:k]]
 
 
 @dataclass(frozen=True)
@@ -195,7 +177,7 @@ def _read_manifest(
 ) -> tuple[int | None, dict[str, _Entry], str | None]:
     """The manifest's index generation and entries, and why it cannot be used (or ``None``)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bounded(path, MANIFEST_MAX_BYTES))
     except FileNotFoundError:
         return None, {}, "no manifest"
     except (OSError, ValueError):
@@ -212,19 +194,20 @@ def _read_manifest(
 def _generation(index_dir: Path) -> int | None:
     """The generation of the saved index, or ``None`` if there is none."""
     try:
-        return int(json.loads((index_dir / "meta.json").read_text(encoding="utf-8"))["generation"])
+        meta = read_bounded(index_dir / "meta.json", META_MAX_BYTES)
+        return int(json.loads(meta)["generation"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)  # A leftover of a crash; never followed if a link.
-    with open(tmp, "x", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+def _unusable(cache: Path) -> str | None:
+    """Why the cache folder cannot be used (a link, a FIFO, a file...), or ``None``."""
+    try:
+        if real_dir(cache):
+            real_dir(cache / "index")
+    except OSError as e:
+        return str(e)
+    return None
 
 
 @dataclass
@@ -282,7 +265,10 @@ class ProjectIndex:
         refresh = Refresh(skipped=replace(listed))
         cache = root / CACHE_DIR
         index_dir = cache / "index"
-        generation, entries, why = _read_manifest(cache / "manifest.json", settings)
+        unusable = _unusable(cache)
+        generation, entries, why = (
+            (None, {}, unusable) if unusable else _read_manifest(cache / "manifest.json", settings)
+        )
         if why == "no manifest" and _generation(index_dir) is not None:
             why = "a cache of whole files, from an older version"
         index = None
@@ -294,6 +280,7 @@ class ProjectIndex:
             except (RseriniError, OSError):
                 why = "unreadable index"
         updater = _Updater(root, settings, analyzer, chunk_lines, rules, threads, scan_ns)
+        updater.unusable = unusable
         if index is not None:
             try:
                 index = updater.update(index, files, entries, refresh)
@@ -355,6 +342,7 @@ class _Updater:
         self.rules = rules
         self.threads = threads
         self.scan_ns = scan_ns
+        self.unusable: str | None = None
 
     def _read(self, files: list[SourceFile], refresh: Refresh) -> list[_Read]:
         """Reads ``files``: each one's new entry and chunks."""
@@ -390,13 +378,17 @@ class _Updater:
             "generation": generation,
             "files": {path: entries[path].to_json() for path in sorted(entries)},
         }
-        _write_atomically(self.cache / "manifest.json", json.dumps(data, separators=(",", ":")))
+        text = json.dumps(data, separators=(",", ":"))
+        write_atomically(self.cache, "manifest.json", text.encode())
 
     def _prepare_cache(self) -> None:
-        self.cache.mkdir(exist_ok=True)
-        ignore = self.cache / ".gitignore"
-        if not ignore.is_file():
-            _write_atomically(ignore, "*\n")
+        own_dir(self.cache)
+        try:
+            ignored = read_bounded(self.cache / ".gitignore", 64) == b"*\n"
+        except OSError:
+            ignored = False
+        if not ignored:
+            write_atomically(self.cache, ".gitignore", b"*\n")
 
     def rebuild(self, files: list[SourceFile], refresh: Refresh, progress: bool) -> Index:
         """Indexes every file afresh and saves the index and its manifest."""
@@ -413,6 +405,9 @@ class _Updater:
         self._finish(entries, refresh)
         index = Index.build(docs, analyzer=self.analyzer, threads=self.threads, progress=progress)
         index_dir = self.cache / "index"
+        if self.unusable:
+            refresh.note = f"not cached: {self.unusable}"
+            return index
         try:
             self._prepare_cache()
             try:
@@ -420,8 +415,8 @@ class _Updater:
             except (FileExistsError, RseriniError) as e:
                 if isinstance(e, IndexLockedError):
                     raise
-                # Not a loadable rserini index: the cache folder is ours to replace.
-                shutil.rmtree(index_dir)
+                # Not a loadable rserini index: replaced only inside a cache rserini made.
+                remove_own(index_dir)
                 index.save(index_dir)
             self._save_manifest(entries, _generation(index_dir))
         except (OSError, IndexLockedError) as e:

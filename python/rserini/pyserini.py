@@ -658,17 +658,20 @@ class LuceneSearcher:
         Parameters
         ----------
         mu
-            The Dirichlet prior, finite and >= 0 (passed on as float32, as Pyserini does).
+            The Dirichlet prior, a finite number > 0 that is a normal float32 (passed
+            on as float32, as Pyserini does; 0 would score every match 0).
 
         Raises
         ------
         QueryError
-            For a negative or non-finite ``mu``.
+            For a ``mu`` that is not a positive, normal, finite float32.
         """
         mu = float(mu)
-        if not 0.0 <= mu <= float(np.finfo(np.float32).max):
+        f32 = np.finfo(np.float32)
+        if not float(f32.tiny) <= mu <= float(f32.max):
             raise QueryError(
-                f"mu must be a finite number >= 0 (got {mu}); Pyserini's default is 1000"
+                f"mu must be a finite number > 0, at least {float(f32.tiny)} (float32) "
+                f"(got {mu}); Pyserini's default is 1000"
             )
         self.mu = float(np.float32(mu))
 

@@ -104,12 +104,36 @@ def test_b_outside_the_unit_interval(index: rserini.Index, where: str, b: float)
 
 @pytest.mark.parametrize("where", ["search", "batch_search", "explain"])
 @pytest.mark.parametrize("variant", ["bm25l", "bm25+"])
-@pytest.mark.parametrize("delta", [1e39, F32_OVERFLOW, math.inf, math.nan, -0.5])
-def test_delta_beyond_float32_is_a_query_error(
+@pytest.mark.parametrize("delta", [3.4e38, 1000.0001, 1e39, F32_OVERFLOW, math.inf, math.nan, -0.5])
+def test_delta_out_of_range_is_a_query_error(
     index: rserini.Index, where: str, variant: str, delta: float
 ) -> None:
-    with pytest.raises(QueryError, match="delta must be a finite number >= 0"):
+    # D10: delta = 3.4e38 (finite in float32) scored every bm25+ hit inf.
+    with pytest.raises(QueryError, match="delta must be between 0 and 1000"):
         bm25_entry_points(index)[where](0.9, 0.4, variant=variant, delta=delta)
+
+
+@pytest.mark.parametrize("variant", ["bm25l", "bm25+"])
+def test_the_largest_delta_scores_finitely(index: rserini.Index, variant: str) -> None:
+    long = rserini.Index.build(
+        [(f"d{i}", "packets " * (1 + i % 7) + "filler " * i) for i in range(200)], progress=False
+    )
+    query = " ".join(["packets"] * 5000)
+    for ix in (index, long):
+        hits = ix.search_pairs(query, k=200, k1=F32_MAX, b=1.0, variant=variant, delta=1000.0)
+        assert hits and all(math.isfinite(s) for _, s in hits)
+
+
+@pytest.mark.parametrize("mu", [0.0, 1e-300, 1e-40, -1.0, math.nan, math.inf, 1e39])
+def test_qld_mu_must_be_a_normal_positive_float32(index: rserini.Index, mu: float) -> None:
+    # N9: mu = 0 (or 1e-300) scored every match 0.0 and ranked by docid.
+    with pytest.raises(QueryError, match="mu must be a finite number > 0"):
+        index.search_pairs("packets", model="qld", mu=mu)
+
+
+def test_the_smallest_normal_mu_ranks(index: rserini.Index) -> None:
+    mu = float(np.finfo(np.float32).tiny)
+    assert [d for d, _ in index.search_pairs("packets", model="qld", mu=mu)] == ["d1"]
 
 
 @pytest.mark.parametrize("where", ENTRY_POINTS)

@@ -12,8 +12,9 @@ import Ray; ``engine="ray"`` does.
 """
 
 from rserini.distributed.build import build_shards, is_sharded, merge_shards
-from rserini.distributed.engine import ENGINES, RAY_INSTALL
+from rserini.distributed.engine import ENGINES
 from rserini.distributed.manifest import MANIFEST
+from rserini.distributed.options import RAY_INSTALL
 from rserini.distributed.partition import DOCID_HASH, PARTITIONS, shard_of
 from rserini.distributed.results import ShardedResult
 from rserini.distributed.sharded_index import ShardedIndex

@@ -9,16 +9,13 @@ returns their answers. ``"local"`` runs them in this process on threads;
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Literal, Protocol, TypeVar
+
+from rserini.distributed.options import ServeOptions
 
 EngineName = Literal["local", "ray"]
 ENGINES = ("local", "ray")
-
-#: What an error about a missing Ray tells the user to run.
-RAY_INSTALL = 'pip install "rserini[ray]"'
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -50,15 +47,6 @@ class Engine(Protocol):
         """Releases the shards."""
 
 
-def require_ray() -> ModuleType:
-    """The ``ray`` module, or an :class:`ImportError` saying how to install it."""
-    try:
-        import ray
-    except ImportError as e:
-        raise ImportError(f'engine="ray" needs Ray, which is not installed: {RAY_INSTALL}') from e
-    return ray
-
-
 def check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
@@ -83,19 +71,6 @@ def build_jobs(
     from rserini.distributed.local_engine import run_jobs as run_local
 
     return run_local(fn, jobs, workers=workers)
-
-
-@dataclass(frozen=True)
-class ServeOptions:
-    """How shards are served: :meth:`rserini.distributed.ShardedIndex.open`'s options."""
-
-    replicas: int = 1
-    address: str | None = None
-    threads: int | None = None
-    mmap: bool = True
-    deadline_s: float = 30.0
-    max_restarts: int = 3
-    num_cpus: float = 0.1
 
 
 def open_engine(engine: str, shard_paths: Sequence[Path], options: ServeOptions) -> Engine:

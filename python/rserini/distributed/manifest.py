@@ -83,8 +83,9 @@ class Manifest:
 
 
 def analyzer_from_config(config: dict[str, Any]) -> Analyzer:
-    """The :class:`Analyzer` whose ``config`` is ``config`` (a preset's name kept)."""
-    options = {k: v for k, v in config.items() if k != "name"}
+    """The :class:`Analyzer` whose ``config`` is ``config`` (a preset's name kept; a
+    language comes with its ``lucene-<code>`` preset, not as an option)."""
+    options = {k: v for k, v in config.items() if k not in ("name", "language")}
     name = config.get("name")
     return Analyzer(name if name in ANALYZER_PRESETS else "plain", **options)
 

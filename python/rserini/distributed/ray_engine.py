@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rserini.distributed.engine import ServeOptions, require_ray
+from rserini.distributed.options import ServeOptions, require_ray
 from rserini.distributed.shard import ShardServer
 from rserini.exceptions import ShardUnavailableError
 

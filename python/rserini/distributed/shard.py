@@ -85,6 +85,14 @@ class ShardServer:
             return current, None
         return generation, ShardExplanation.of(index.explain(query, docid, stats=stats, **options))
 
+    def docs(self, docids: Sequence[str]) -> list[dict[str, object] | None]:
+        """The stored fields of each docid (:meth:`rserini.Index.doc`); ``None`` for one
+        that is not live here or when the shard stores no documents."""
+        index, _ = self.snapshot
+        if not index.stats()["store_bytes"]:
+            return [None] * len(docids)
+        return [index.doc(docid) if docid in index else None for docid in docids]
+
     # -- writing (a sharded index's commit; see rserini.distributed.updates) ----
 
     def contains(self, docids: Sequence[str]) -> tuple[int, list[bool]]:

@@ -28,12 +28,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy.typing as npt
+
 from rserini._core import Bm25, GlobalStats, Hit, check_query, merge_topk
-from rserini.distributed.engine import Engine, EngineName, ServeOptions, open_engine
+from rserini.distributed.engine import Engine, EngineName, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
+from rserini.distributed.options import ServeOptions
 from rserini.distributed.partition import shard_of
-from rserini.distributed.results import ShardedResult, ShardExplanation
+from rserini.distributed.results import (
+    ResultIds,
+    ShardedBatch,
+    ShardedResult,
+    ShardExplanation,
+)
 from rserini.distributed.stats_cache import StatsCache
 from rserini.distributed.updates import ShardedWriter
 from rserini.exceptions import QueryError, RseriniError
@@ -240,7 +248,9 @@ class ShardedIndex:
         options: dict[str, Any],
         threads: int | None,
         allow_partial: bool,
-    ) -> tuple[list[Pairs], tuple[int, ...]]:
+    ) -> tuple[list[Pairs], tuple[int, ...], int]:
+        """Every query's merged ranking, the shards that did not answer, and the live
+        documents of those that did."""
         _refuse_tfidf(options)
         terms = {t for query in self.analyzer.analyze_batch(list(queries)) for t in query}
         for _ in range(MAX_ROUNDS):
@@ -254,7 +264,8 @@ class ShardedIndex:
                 self._cache.forget()  # some shard moved on: gather again
                 continue
             parts = [answers[s][1] for s in sorted(answers)]
-            return _merged(parts, k, len(queries)), tuple(sorted({*missing1, *missing2}))
+            missing = tuple(sorted({*missing1, *missing2}))
+            return _merged(parts, k, len(queries)), missing, stats.documents
         raise RseriniError(
             f"the shards of {self.path} changed generation {MAX_ROUNDS} times during one "
             "search; try again once they are stable"
@@ -297,7 +308,7 @@ class ShardedIndex:
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, not {type(query).__name__}")
         check_query(query)  # as Index.search_pairs refuses it
-        rows, missing = self._search(
+        rows, missing, _ = self._search(
             [query], k, _opts(scoring, algorithm, options), 1, allow_partial
         )
         return ShardedResult(rows[0], missing)
@@ -315,7 +326,7 @@ class ShardedIndex:
     ) -> ShardedResult[Pairs]:
         """:meth:`rserini.Index.batch_search_pairs` over every shard: one ranking per
         query, in input order (``[]`` for an empty query); ``threads`` per shard."""
-        rows, missing = self._search(
+        rows, missing, _ = self._search(
             list(queries), k, _opts(scoring, algorithm, options), threads, allow_partial
         )
         return ShardedResult(rows, missing)
@@ -330,21 +341,22 @@ class ShardedIndex:
         algorithm: str = "auto",
         allow_partial: bool = False,
         **options: Any,
-    ) -> ShardedResult[list[Hit]]:
-        """:meth:`batch_search_pairs` as :class:`rserini.Hit` lists. (A sharded index has
-        no internal ids common to its shards, so unlike
-        :meth:`rserini.Index.batch_search` it gives hits, not id arrays.)"""
-        rows = self.batch_search_pairs(
-            queries,
-            k,
-            threads=threads,
-            scoring=scoring,
-            algorithm=algorithm,
-            allow_partial=allow_partial,
-            **options,
+    ) -> ShardedBatch:
+        """:meth:`rserini.Index.batch_search` over every shard: ``(ids, scores)``, two
+        arrays of shape ``(len(queries), min(k, N))`` for ``N`` live documents, int32 ids
+        (``-1`` padding) and float32 scores (``-inf`` padding); :meth:`docids` maps the
+        ids to docids. Shards share no internal ids, so the ids number the result's own
+        documents and are read through the array (or a view of it) only."""
+        rows, missing, documents = self._search(
+            list(queries), k, _opts(scoring, algorithm, options), threads, allow_partial
         )
-        hits = [[Hit(d, s, rank) for rank, (d, s) in enumerate(row, 1)] for row in rows]
-        return ShardedResult(hits, rows.missing_shards)
+        return ResultIds(rows, min(k, documents)).batch(missing)
+
+    def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
+        """:meth:`rserini.Index.docids` of :meth:`batch_search`'s ids (1-D or 2-D,
+        ``-1`` skipped): read through the result that gave them, so a copy or a list
+        of ids is a ``ValueError``."""
+        return ResultIds.docids_of(ids)
 
     def explain(
         self, query: str, docid: str, *, scoring: Bm25 | None = None, **options: Any
@@ -366,6 +378,24 @@ class ShardedIndex:
                 return result
             self._cache.forget()
         raise RseriniError(f"shard {shard} of {self.path} kept changing generation")
+
+    def docs(self, docids: Sequence[str]) -> list[dict[str, object] | None]:
+        """The stored fields of each docid (as :meth:`rserini.Index.doc`), asked of the
+        shard its hash names; ``None`` for a docid not in the index, or for every docid
+        when the shards store no documents."""
+        positions: dict[int, list[int]] = {}
+        for i, docid in enumerate(docids):
+            positions.setdefault(shard_of(docid, self.num_shards), []).append(i)
+        if not positions:
+            return []
+        answers, _ = self.engine.call(
+            "docs", {shard: ([docids[i] for i in at],) for shard, at in positions.items()}
+        )
+        found: list[dict[str, object] | None] = [None] * len(docids)
+        for shard, at in positions.items():
+            for i, doc in zip(at, answers[shard], strict=True):
+                found[i] = doc
+        return found
 
     def __repr__(self) -> str:
         return f"ShardedIndex({str(self.path)!r}, shards={self.num_shards})"

@@ -29,7 +29,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rserini._core import Index, __version__, check_added_docids, document_fields
+from rserini._core import (
+    DOCID_FIELDS,
+    Index,
+    __version__,
+    check_added_docids,
+    document_fields,
+)
 from rserini.distributed.engine import Engine
 from rserini.distributed.manifest import meta_sha256, shard_entry, write_manifest
 from rserini.distributed.open_shards import manifest_or_error
@@ -235,7 +241,7 @@ def _docids(items: Sequence[Any]) -> list[tuple[str, Any]]:
             try:
                 docid = document_fields(json.dumps(item, ensure_ascii=False))[0]
             except DocumentError:  # JSON only Python reads (NaN): the id field itself
-                docid = next(str(item[k]) for k in ("id", "_id", "docid") if k in item)
+                docid = next(str(item[k]) for k in DOCID_FIELDS if k in item)
         elif isinstance(item, (tuple, list)):
             docid = item[0]
         else:

@@ -21,19 +21,7 @@ JVM is started without the ``jdk.incubator.vector`` module that runtime lacks (s
 
 from __future__ import annotations
 
-from rserini.parity._harness import (
-    CorpusIssues,
-    ParityError,
-    ParityReport,
-    QueryDiff,
-    SettingReport,
-    TokenDiff,
-    TokenReport,
-    Tolerances,
-    compare,
-    compare_analyzers,
-    read_corpus,
-)
+from rserini.parity._harness import ParityError, compare, compare_analyzers, read_corpus
 from rserini.parity._java import (
     INSTALL_COMMAND,
     PYSERINI_VERSION,
@@ -43,6 +31,15 @@ from rserini.parity._java import (
     check_available,
     find_java,
     install,
+)
+from rserini.parity._report import (
+    CorpusIssues,
+    ParityReport,
+    QueryDiff,
+    SettingReport,
+    TokenDiff,
+    TokenReport,
+    Tolerances,
 )
 
 __all__ = [

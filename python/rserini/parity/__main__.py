@@ -1,5 +1,5 @@
 """``python -m rserini.parity``: ``--install``, ``--check``, ``index ARGS``, or a parity check."""
 
-from rserini.parity._cli import main
+from rserini.cli.parity import main
 
 raise SystemExit(main())

@@ -16,6 +16,7 @@ subclasses that override :meth:`LexicalRetriever.index` work as in the reference
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -27,6 +28,7 @@ from rserini._core import (
     _lexical_search,
     _lexical_units,
 )
+from rserini.exceptions import IndexCorruptedError
 from rserini.retrieval.bm25 import BM25Index
 from rserini.retrieval.document import Document, SearchHit
 from rserini.retrieval.tfidf import TfidfIndex
@@ -64,6 +66,66 @@ def _units_from_documents(documents: list[Document]) -> list[dict[str, Any]]:
         TypeError: For an item without ``docid`` and ``text``, or a field of the wrong type.
     """
     return _lexical_units(documents)[1]
+
+
+#: A unit's fields and the types each may hold (``context`` may be missing).
+_UNIT_FIELDS: dict[str, tuple[type, ...]] = {
+    "docid": (str,),
+    "source_path": (str,),
+    "start_line": (int, type(None)),
+    "end_line": (int, type(None)),
+    "context": (str,),
+}
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _unit_ok(unit: object, docid: object) -> bool:
+    return (
+        isinstance(unit, dict)
+        and unit.keys() >= _UNIT_FIELDS.keys() - {"context"}
+        and all(isinstance(unit[k], t) for k, t in _UNIT_FIELDS.items() if k in unit)
+        and unit["docid"] == docid
+    )
+
+
+def _inconsistency(k1: object, b: object, docids: object, units: object, n_docs: int) -> str | None:
+    """What makes a retriever's parameters, docids and units unusable with arms of
+    ``n_docs`` documents, or ``None``: the one check of every loader."""
+    for name, value in (("k1", k1), ("b", b)):
+        if not _finite(value):
+            return f"{name} is {value!r}, not a finite number"
+    if not (isinstance(docids, list) and all(isinstance(d, str) for d in docids)):
+        return "docids is not a list of strings"
+    if not isinstance(units, list) or len(docids) != n_docs or len(units) != n_docs:
+        return f"the statistics hold {n_docs} documents, the docids or units another number"
+    for unit, docid in zip(units, docids, strict=True):
+        if not _unit_ok(unit, docid):
+            return f"the unit of {docid!r} is malformed"
+    return None
+
+
+def _checked_meta(path: str, text: str, n_docs: int) -> dict[str, Any]:
+    """The metadata of a saved retriever, checked against its arms, or
+    :class:`IndexCorruptedError` naming what is wrong (the checksum proves only that
+    the file is as written, not that its writer was honest)."""
+    try:
+        meta = json.loads(text)
+    except ValueError as e:
+        meta, why = None, f"its metadata is not JSON ({e})"
+    else:
+        why = (
+            "its metadata is not an object"
+            if not isinstance(meta, dict)
+            else _inconsistency(
+                meta.get("k1"), meta.get("b"), meta.get("docids"), meta.get("units"), n_docs
+            )
+        )
+    if why is not None:
+        raise IndexCorruptedError(f"{path}: not a saved LexicalRetriever: {why}")
+    return meta  # type: ignore[return-value]
 
 
 def _hits_from_units(units: list[dict[str, Any]], ranked_idx: list[int]) -> list[SearchHit]:
@@ -173,7 +235,8 @@ class LexicalRetriever:
         ``lexical.json``), rebuilt from its statistics.
 
         Raises:
-            ValueError: For a schema other than 3, or inconsistent statistics.
+            ValueError: For a schema other than 3, inconsistent statistics, docids or
+                units, or a ``k1`` or ``b`` that is not a finite number.
             KeyError: For a missing key.
         """
         schema = data.get("schema")
@@ -183,10 +246,19 @@ class LexicalRetriever:
         retriever = cls(
             bm25_k1=bm25["k1"], bm25_b=bm25["b"], tokenizer=bm25.get("tokenizer", "plain")
         )
+        try:
+            retriever._tfidf = TfidfIndex.from_dict(data["tfidf"])
+            retriever._bm25 = BM25Index.from_dict(bm25)
+        except OverflowError as e:  # A negative or huge count.
+            raise ValueError(f"inconsistent LexicalRetriever statistics: {e}") from None
+        n_docs = retriever._tfidf._arm.n_docs
+        why = _inconsistency(bm25["k1"], bm25["b"], data["docids"], data["units"], n_docs)
+        if why is None and retriever._bm25._arm.n_docs != n_docs:
+            why = "the tfidf and bm25 statistics hold different numbers of documents"
+        if why is not None:
+            raise ValueError(f"inconsistent LexicalRetriever statistics: {why}")
         retriever._docids = list(data["docids"])
         retriever._units = [dict(u) for u in data["units"]]
-        retriever._tfidf = TfidfIndex.from_dict(data["tfidf"])
-        retriever._bm25 = BM25Index.from_dict(bm25)
         return retriever
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -209,10 +281,13 @@ class LexicalRetriever:
 
         Raises:
             FileNotFoundError: If there is no such file.
-            IndexCorruptedError: If the file is damaged or not a saved retriever.
+            IndexCorruptedError: If the file is damaged or not a saved retriever,
+                including a crafted one whose checksum holds.
         """
         text, tfidf_arm, bm25_arm = _lexical_load(os.fspath(path))
-        meta = json.loads(text)
+        if tfidf_arm.n_docs != bm25_arm.n_docs:
+            raise IndexCorruptedError(f"{path}: the two arms hold different documents")
+        meta = _checked_meta(os.fspath(path), text, tfidf_arm.n_docs)
         retriever = cls(bm25_k1=meta["k1"], bm25_b=meta["b"], tokenizer=bm25_arm.tokenizer)
         retriever._docids = meta["docids"]
         retriever._units = meta["units"]

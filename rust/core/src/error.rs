@@ -52,6 +52,17 @@ pub enum Error {
         /// Version this build reads.
         expected: u32,
     },
+    /// A Lucene index, or one of its files, written by a Lucene version or
+    /// codec this build does not read.
+    #[error("Lucene index file {path} has {found}; rserini reads {supported}")]
+    LuceneVersion {
+        /// The Lucene file.
+        path: PathBuf,
+        /// The Lucene version, codec or file format version found.
+        found: String,
+        /// What this build reads.
+        supported: String,
+    },
     /// Another writer holds the index folder's lock.
     #[error(
         "another writer holds the lock {0}; wait for it to commit, or remove the file if no rserini process is writing"

@@ -67,11 +67,11 @@ pub fn require_store(index: &Index, model: &str) -> Result<()> {
 }
 
 /// The query's analyzed terms with their counts (`FeatureVector.fromTerms`).
-pub fn query_vector(index: &Index, query: &str) -> Vector {
-    crate::search::query_terms(index, query)
+pub fn query_vector(index: &Index, query: &str) -> Result<Vector> {
+    Ok(crate::search::query_terms(index, query)?
         .into_iter()
         .map(|t| (t.term, t.query_tf as f32))
-        .collect()
+        .collect())
 }
 
 /// A stored document's term vector as Anserini reads it from the index:

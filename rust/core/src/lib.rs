@@ -36,6 +36,7 @@ pub mod impacts;
 pub mod index;
 pub mod lexical;
 pub mod lexical_store;
+pub mod lucene;
 pub mod merge;
 pub mod postings;
 pub mod qld;

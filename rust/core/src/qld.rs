@@ -36,9 +36,12 @@ impl QldParams {
     /// Validated parameters (Lucene's rule: μ finite and non-negative).
     pub fn new(mu: f64) -> Result<Self> {
         let narrowed = mu as f32;
-        if !(narrowed.is_finite() && narrowed >= 0.0) {
+        // Zero (or a float32 subnormal) would score every match 0: the
+        // ranking would be docid order.
+        if !(narrowed.is_normal() && narrowed > 0.0) {
             return Err(Error::Query(format!(
-                "mu must be a finite number >= 0 (got {mu}); Pyserini's default is 1000, Lucene's 2000"
+                "mu must be a finite number > 0, at least {} (float32) (got {mu}); Pyserini's default is 1000, Lucene's 2000",
+                f32::MIN_POSITIVE
             )));
         }
         Ok(QldParams { mu: narrowed })
@@ -115,7 +118,8 @@ mod tests {
     #[test]
     fn mu_is_validated() {
         assert!(QldParams::new(1000.0).is_ok());
-        assert!(QldParams::new(0.0).is_ok());
+        assert!(QldParams::new(0.0).is_err());
+        assert!(QldParams::new(1e-45).is_err());
         assert!(QldParams::new(-1.0).is_err());
         assert!(QldParams::new(f64::NAN).is_err());
         assert!(QldParams::new(f64::INFINITY).is_err());

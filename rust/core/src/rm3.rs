@@ -131,7 +131,7 @@ pub fn expanded_query(
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
     fv::require_store(index, "RM3")?;
-    let terms = search::query_terms(index, query);
+    let terms = search::query_terms(index, query)?;
     let depth = params.fb_docs.min(RERANK_CUTOFF);
     let hits = Request::new(Model::Bm25(*bm25), depth)
         .with_algorithm(algorithm)

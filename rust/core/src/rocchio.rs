@@ -145,7 +145,7 @@ pub fn expanded_query(
     algorithm: Algorithm,
 ) -> Result<Vec<(String, f32)>> {
     fv::require_store(index, "Rocchio")?;
-    let terms = search::query_terms(index, query);
+    let terms = search::query_terms(index, query)?;
     let hits = Request::new(Model::Bm25(*bm25), k)
         .with_algorithm(algorithm)
         .search(index, Query::Terms(&terms))?;
@@ -163,7 +163,7 @@ pub fn expanded_query(
     } else {
         Vector::new()
     };
-    let mut original = fv::query_vector(index, query);
+    let mut original = fv::query_vector(index, query)?;
     let norm = fv::l2_norm(&original);
     fv::scale(&mut original, norm);
     let vocab: BTreeSet<&str> = original

@@ -162,6 +162,11 @@ impl Default for Bm25Params {
     }
 }
 
+/// The largest `delta`: far above any useful value (published runs use 0.5
+/// to 1.5), and small enough that bm25+, which adds `delta` times each
+/// term's weight, keeps every score finite in float32.
+pub const MAX_DELTA: f64 = 1000.0;
+
 impl Bm25Params {
     /// Validated parameters; `delta = None` takes the variant's default.
     pub fn new(
@@ -185,10 +190,9 @@ impl Bm25Params {
             )));
         }
         let delta = delta.unwrap_or(f64::from(variant.default_delta()));
-        if !(finite_f32(delta) && delta >= 0.0) {
+        if !(0.0..=MAX_DELTA).contains(&delta) {
             return Err(Error::Query(format!(
-                "delta must be a finite number >= 0, at most {} (float32) (got {delta})",
-                f32::MAX
+                "delta must be between 0 and {MAX_DELTA} (got {delta}); the defaults are 0.5 (bm25l) and 1 (bm25+)"
             )));
         }
         Ok(Bm25Params {

@@ -24,11 +24,14 @@ pub enum StopwordsArg {
 ///     Preset: ``"lucene-english"`` (Pyserini's default analyzer: UAX#29 words,
 ///     possessives, lowercase, 33 stopwords, Porter), ``"plain"`` (Python's
 ///     ``\w+`` on lowercased text), ``"code"`` (``plain`` plus identifier
-///     sub-tokens) or ``"whitespace"``.
+///     sub-tokens), ``"whitespace"``, or ``"lucene-<code>"``: Lucene's analyzer
+///     for a language, as Pyserini's ``get_lucene_analyzer(language=<code>)``
+///     (``rserini.ANALYZER_PRESETS`` lists them).
 /// tokenizer, lowercase, possessive, code_subtokens, stopwords, stemmer
 ///     Override one step of the preset. ``stopwords`` is ``"none"``,
-///     ``"lucene-english"`` or a list of words; ``stemmer`` is ``"none"``,
-///     ``"porter"`` or ``"snowball-english"``.
+///     ``"lucene-english"``, a language's ``"lucene-<code>"`` or a list of words;
+///     ``stemmer`` is ``"none"``, ``"porter"``, ``"snowball-english"`` or, for a
+///     language preset, ``"lucene"`` (its own).
 ///
 /// Raises
 /// ------
@@ -87,6 +90,7 @@ pub fn config_dict<'py>(py: Python<'py>, config: &AnalyzerConfig) -> PyResult<Bo
         named => d.set_item("stopwords", named.name())?,
     }
     d.set_item("stemmer", config.stemmer.name())?;
+    d.set_item("language", config.language.map(Choice::name))?;
     Ok(d)
 }
 

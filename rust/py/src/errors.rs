@@ -78,7 +78,7 @@ impl From<CoreError> for PyErr {
             Error::Corrupted { path, .. } => {
                 raise("IndexCorruptedError", message, &[("path", path_of(&path))])
             }
-            Error::Version { path, .. } => {
+            Error::Version { path, .. } | Error::LuceneVersion { path, .. } => {
                 raise("IndexVersionError", message, &[("path", path_of(&path))])
             }
             Error::Io { path, source } => {

@@ -15,6 +15,7 @@ mod index;
 mod lexical;
 mod merge;
 mod project;
+mod query_limits;
 mod results;
 mod rules;
 mod scoring;
@@ -53,6 +54,8 @@ mod _core {
     use crate::merge::merge_topk;
     #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
+    #[pymodule_export]
+    use crate::query_limits::{query_limits, set_query_limits};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
     #[pymodule_export]

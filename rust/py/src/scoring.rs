@@ -41,14 +41,14 @@ const MODELS: [&str; 3] = ["bm25", "tfidf", "qld"];
 ///     One of :data:`LENGTH_MODES`: ``"lucene"`` (Lucene's one-byte
 ///     document-length norm and statistics, as Pyserini) or ``"exact"``.
 /// delta
-///     The delta of ``bm25l`` and ``bm25+``, ``>= 0``; ``None`` takes the
+///     The delta of ``bm25l`` and ``bm25+``, in [0, 1000]; ``None`` takes the
 ///     variant's default (0.5 and 1.0).
 ///
 /// Raises
 /// ------
 /// QueryError
-///     For ``k1`` or ``delta`` negative or not finite in float32, ``b`` outside
-///     [0, 1], or an unknown variant or length mode.
+///     For ``k1`` negative or not finite in float32, ``delta`` outside [0, 1000],
+///     ``b`` outside [0, 1], or an unknown variant or length mode.
 #[pyclass(name = "Bm25", module = "rserini._core", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct PyBm25 {

@@ -12,9 +12,11 @@
 //! | `plain` | Python's `re.findall(r"\w+", text.lower())`: no stopwords, no stemming |
 //! | `code` | `plain`, plus camelCase / acronym / snake_case sub-tokens after each whole token |
 //! | `whitespace` | split on whitespace only, nothing else (pre-tokenized text) |
+//! | `lucene-<code>` | Lucene's analyzer for a language, as Pyserini's `language=<code>` (see [`language`]) |
 
 pub mod code;
 pub mod filters;
+pub mod language;
 pub mod porter;
 pub mod standard;
 pub mod word;
@@ -26,9 +28,29 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+pub use language::Language;
 
 /// Names of the analyzer presets, in documentation order.
-pub const PRESETS: [&str; 4] = ["lucene-english", "plain", "code", "whitespace"];
+pub const PRESETS: &[&str] = &[
+    "lucene-english",
+    "plain",
+    "code",
+    "whitespace",
+    "lucene-da",
+    "lucene-de",
+    "lucene-es",
+    "lucene-fr",
+    "lucene-hu",
+    "lucene-id",
+    "lucene-it",
+    "lucene-ko",
+    "lucene-nl",
+    "lucene-no",
+    "lucene-pt",
+    "lucene-ru",
+    "lucene-tr",
+    "lucene-zh",
+];
 
 /// How text is cut into tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +74,8 @@ pub enum Stemmer {
     Porter,
     /// Snowball's English stemmer (Porter2), from `rust-stemmers`.
     SnowballEnglish,
+    /// The stemmer of the configuration's language (a `lucene-<code>` preset).
+    Lucene,
 }
 
 /// Which stopwords are removed.
@@ -64,6 +88,8 @@ pub enum Stopwords {
     LuceneEnglish,
     /// A user-given list, compared after lowercasing.
     Custom(Vec<String>),
+    /// The default list of Lucene's analyzer for a language.
+    Lucene(Language),
 }
 
 /// An analysis step chosen by name (the tokenizer, the stemmer), as index
@@ -113,17 +139,19 @@ impl Choice for Stemmer {
         ("none", Stemmer::None),
         ("porter", Stemmer::Porter),
         ("snowball-english", Stemmer::SnowballEnglish),
+        ("lucene", Stemmer::Lucene),
     ];
 
     fn unknown(name: &str) -> Error {
         Error::Analyzer(format!(
-            "unknown stemmer {name:?}; choose \"none\", \"porter\" (Lucene's) or \"snowball-english\""
+            "unknown stemmer {name:?}; choose \"none\", \"porter\" (Lucene's), \"snowball-english\" or \"lucene\" (a language preset's own)"
         ))
     }
 }
 
 impl Stopwords {
-    /// The names of the built-in lists (a custom list has no name).
+    /// The names of the built-in lists besides the languages' `lucene-<code>`
+    /// (a custom list has no name).
     pub const NAMED: [&'static str; 2] = ["none", "lucene-english"];
 
     /// The built-in list named `name`.
@@ -131,9 +159,11 @@ impl Stopwords {
         match name {
             "none" => Ok(Stopwords::None),
             "lucene-english" => Ok(Stopwords::LuceneEnglish),
-            _ => Err(Error::Analyzer(format!(
-                "unknown stopword list {name:?}; choose \"none\" or \"lucene-english\", or give a list of words"
-            ))),
+            _ => Language::of_preset(name).map(Stopwords::Lucene).ok_or_else(|| {
+                Error::Analyzer(format!(
+                    "unknown stopword list {name:?}; choose \"none\", \"lucene-english\" or a language's \"lucene-<code>\", or give a list of words"
+                ))
+            }),
         }
     }
 
@@ -143,6 +173,7 @@ impl Stopwords {
             Stopwords::None => Some("none"),
             Stopwords::LuceneEnglish => Some("lucene-english"),
             Stopwords::Custom(_) => None,
+            Stopwords::Lucene(language) => Some(language.preset()),
         }
     }
 }
@@ -165,6 +196,11 @@ pub struct AnalyzerConfig {
     pub stopwords: Stopwords,
     /// Which stemmer ends the chain.
     pub stemmer: Stemmer,
+    /// Lucene's analyzer for this language: its own steps before and after
+    /// the stopword filter (see [`language`]). Absent from the metadata of
+    /// analyzers without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
 }
 
 impl AnalyzerConfig {
@@ -177,6 +213,7 @@ impl AnalyzerConfig {
             code_subtokens,
             stopwords: Stopwords::None,
             stemmer: Stemmer::None,
+            language: None,
         };
         Ok(match name {
             "lucene-english" => AnalyzerConfig {
@@ -186,6 +223,7 @@ impl AnalyzerConfig {
                 code_subtokens: false,
                 stopwords: Stopwords::LuceneEnglish,
                 stemmer: Stemmer::Porter,
+                language: None,
             },
             "plain" => word(false),
             "code" => word(true),
@@ -196,8 +234,20 @@ impl AnalyzerConfig {
                 code_subtokens: false,
                 stopwords: Stopwords::None,
                 stemmer: Stemmer::None,
+                language: None,
             },
             other => {
+                if let Some(language) = Language::of_preset(other) {
+                    return Ok(AnalyzerConfig {
+                        tokenizer: Tokenizer::Standard,
+                        possessive: false,
+                        lowercase: true,
+                        code_subtokens: false,
+                        stopwords: Stopwords::Lucene(language),
+                        stemmer: Stemmer::Lucene,
+                        language: Some(language),
+                    });
+                }
                 return Err(Error::Analyzer(format!(
                     "unknown analyzer {other:?}; choose one of {}",
                     PRESETS.join(", ")
@@ -209,7 +259,8 @@ impl AnalyzerConfig {
     /// The preset name this configuration equals, if any.
     pub fn preset_name(&self) -> Option<&'static str> {
         PRESETS
-            .into_iter()
+            .iter()
+            .copied()
             .find(|name| AnalyzerConfig::preset(name).ok().as_ref() == Some(self))
     }
 }
@@ -225,6 +276,7 @@ pub struct Analyzer {
     config: AnalyzerConfig,
     stopwords: FxHashSet<String>,
     snowball: Option<rust_stemmers::Stemmer>,
+    chain: Option<language::Chain>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -243,8 +295,34 @@ impl Analyzer {
                 "code sub-tokens need the `word` tokenizer; use the `code` preset or set tokenizer=\"word\"".into(),
             ));
         }
+        if let Some(language) = config.language {
+            if config.tokenizer != Tokenizer::Standard
+                || config.possessive
+                || config.code_subtokens
+                || !config.lowercase
+            {
+                return Err(Error::Analyzer(format!(
+                    "the {} analyzer is Lucene's whole chain: keep its tokenizer (\"standard\"), lowercasing, and no possessive or code sub-token step",
+                    language.preset()
+                )));
+            }
+            if !matches!(config.stemmer, Stemmer::Lucene | Stemmer::None) {
+                return Err(Error::Analyzer(format!(
+                    "the {} analyzer stems with its own stemmer: choose stemmer \"lucene\" or \"none\"",
+                    language.preset()
+                )));
+            }
+        } else if config.stemmer == Stemmer::Lucene {
+            return Err(Error::Analyzer(
+                "stemmer \"lucene\" is a language's own: use a `lucene-<code>` preset".into(),
+            ));
+        }
         let stopwords = match &config.stopwords {
             Stopwords::None => FxHashSet::default(),
+            Stopwords::Lucene(language) => language::stopwords::words(*language)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
             Stopwords::LuceneEnglish => filters::LUCENE_ENGLISH_STOPWORDS
                 .iter()
                 .map(|w| w.to_string())
@@ -262,10 +340,14 @@ impl Analyzer {
         };
         let snowball = (config.stemmer == Stemmer::SnowballEnglish)
             .then(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+        let chain = config
+            .language
+            .map(|language| language::Chain::new(language, config.stemmer == Stemmer::Lucene));
         Ok(Analyzer {
             config,
             stopwords,
             snowball,
+            chain,
         })
     }
 
@@ -288,7 +370,10 @@ impl Analyzer {
     /// filters; [`Analyzer::filter`] turns each into its terms.
     pub fn tokenize_with(&self, text: &str, on_token: &mut dyn FnMut(&str)) {
         match self.config.tokenizer {
-            Tokenizer::Standard => standard::tokenize(text, on_token),
+            Tokenizer::Standard => match &self.chain {
+                Some(chain) => chain.tokenize(text, on_token),
+                None => standard::tokenize(text, on_token),
+            },
             Tokenizer::Word => word::tokenize(&self.word_text(text), on_token),
             Tokenizer::Whitespace => word::tokenize_whitespace(text, on_token),
         }
@@ -322,6 +407,19 @@ impl Analyzer {
     /// (none, one, or with code sub-tokens several). They depend on the
     /// token alone, so an indexer may analyze each distinct token once.
     pub fn filter(&self, token: &str, emit: &mut dyn FnMut(&str)) {
+        if let Some(chain) = &self.chain {
+            let term = chain.prepare(token);
+            if !term.is_empty() && !self.stopwords.contains(term.as_ref()) {
+                // A stemmer may leave nothing (Turkish `leri`): no term, as
+                // Anserini's analysis skips empty ones.
+                chain.finish(&term, &mut |t| {
+                    if !t.is_empty() {
+                        emit(t)
+                    }
+                });
+            }
+            return;
+        }
         let token = if self.config.possessive {
             filters::strip_possessive(token)
         } else {
@@ -365,6 +463,8 @@ impl Analyzer {
         match self.config.stemmer {
             Stemmer::None => emit(token),
             Stemmer::Porter => emit(&porter::stem(token)),
+            // Only with a language, whose chain does its own stemming.
+            Stemmer::Lucene => emit(token),
             Stemmer::SnowballEnglish => {
                 let stemmer = self.snowball.as_ref().expect("built in Analyzer::new");
                 emit(&stemmer.stem(token))
@@ -382,11 +482,89 @@ mod tests {
     }
 
     #[test]
+    fn every_language_is_a_preset() {
+        for &(code, language) in Language::ALL {
+            assert_eq!(language.preset(), format!("lucene-{code}"));
+            assert!(PRESETS.contains(&language.preset()), "{code}");
+            let config = AnalyzerConfig::preset(language.preset()).unwrap();
+            assert_eq!(config.language, Some(language));
+            assert_eq!(
+                Stopwords::parse(language.preset()).unwrap(),
+                Stopwords::Lucene(language)
+            );
+        }
+    }
+
+    #[test]
+    fn language_chains_refuse_foreign_steps() {
+        let de = AnalyzerConfig::preset("lucene-de").unwrap();
+        for bad in [
+            AnalyzerConfig {
+                tokenizer: Tokenizer::Word,
+                ..de.clone()
+            },
+            AnalyzerConfig {
+                possessive: true,
+                ..de.clone()
+            },
+            AnalyzerConfig {
+                lowercase: false,
+                ..de.clone()
+            },
+            AnalyzerConfig {
+                stemmer: Stemmer::Porter,
+                ..de.clone()
+            },
+            AnalyzerConfig {
+                stemmer: Stemmer::Lucene,
+                ..AnalyzerConfig::default()
+            },
+        ] {
+            assert!(matches!(Analyzer::new(bad), Err(Error::Analyzer(_))));
+        }
+        let unstemmed = AnalyzerConfig {
+            stemmer: Stemmer::None,
+            ..de.clone()
+        };
+        assert_eq!(
+            Analyzer::new(unstemmed).unwrap().analyze("Die Häuser"),
+            ["hauser"]
+        );
+        let no_stop = AnalyzerConfig {
+            stopwords: Stopwords::None,
+            ..de
+        };
+        assert_eq!(
+            Analyzer::new(no_stop).unwrap().analyze("Die Häuser"),
+            ["die", "haus"]
+        );
+    }
+
+    #[test]
+    fn language_chains() {
+        assert_eq!(
+            run("lucene-de", "Die Häuser der Straße"),
+            ["haus", "strass"]
+        );
+        assert_eq!(
+            run("lucene-fr", "L'avion et les chevaux"),
+            ["avion", "cheval"]
+        );
+        assert_eq!(run("lucene-tr", "Türkiye'de IŞIK"), ["türki", "ışık"]);
+        assert_eq!(
+            run("lucene-nl", "het kind en de fietsen"),
+            ["kinder", "fiets"]
+        );
+        // `всё` is no stopword (the list has `все`), and stems to `все`.
+        assert_eq!(run("lucene-ru", "ещё всё его"), ["ещ", "все"]);
+    }
+
+    #[test]
     fn presets_round_trip_through_their_names() {
         for name in PRESETS {
             assert_eq!(
                 AnalyzerConfig::preset(name).unwrap().preset_name(),
-                Some(name)
+                Some(*name)
             );
         }
         assert!(matches!(

@@ -214,6 +214,49 @@ fn general_steps<'a>(text: &'a str, pos: usize, emit: &mut dyn FnMut(&'a str)) -
     }
 }
 
+/// The CJK token types of Lucene's `StandardTokenizer`, which
+/// `CJKBigramFilter` cuts into bigrams.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CjkType {
+    /// `<IDEOGRAPHIC>`: one Han character.
+    Ideographic,
+    /// `<HIRAGANA>`: one hiragana character.
+    Hiragana,
+    /// `<KATAKANA>`: a run of katakana only.
+    Katakana,
+    /// `<HANGUL>`: a run of Hangul letters only.
+    Hangul,
+}
+
+/// The CJK type Lucene gives `token`, one of [`tokenize`]'s tokens: the
+/// grammar's first rule among the longest matches, so a run mixing Hangul
+/// or katakana with other letters is `<ALPHANUM>` (`None`).
+pub fn cjk_type(token: &str) -> Option<CjkType> {
+    let first = token.chars().next()?;
+    match class_of(first) {
+        Class::Han => return Some(CjkType::Ideographic),
+        Class::Hiragana => return Some(CjkType::Hiragana),
+        _ => {}
+    }
+    let only =
+        |pred: fn(char) -> bool| pred(first) && token.chars().all(|c| pred(c) || is_extender(c));
+    if only(|c| word_break(c) == Wb::Katakana) {
+        Some(CjkType::Katakana)
+    } else if only(is_hangul_letter) {
+        Some(CjkType::Hangul)
+    } else {
+        None
+    }
+}
+
+/// A letter of the Hangul script (`\p{Script:Hangul}` and `WB:ALetter`).
+fn is_hangul_letter(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF | 0x3131..=0x318E | 0xA960..=0xA97C | 0xAC00..=0xD7A3
+        | 0xD7B0..=0xD7C6 | 0xD7CB..=0xD7FB | 0xFFA0..=0xFFDC)
+        && class_of(c) == Class::Word
+}
+
 /// Lucene's character classes, as far as they decide where tokens start.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Class {

@@ -79,6 +79,7 @@ pub fn search(
             bm25.n_docs()
         )));
     }
+    crate::search::limits::check_bytes(query)?;
     let top = top.min(n);
     if top == 0 {
         return Ok(Vec::new());

@@ -60,7 +60,7 @@ pub fn explain(
         .locate(index.doc(docid)?)
         .expect("lookup ids are valid");
     let data = index.segments()[s].data();
-    let terms = query_terms(index, query);
+    let terms = query_terms(index, query)?;
     let counts = stats
         .map(|stats| Statistics::global(index, &terms, model, stats))
         .transpose()?;

@@ -28,6 +28,7 @@ use crate::index::Index;
 pub mod cursor;
 mod exhaustive;
 mod explain;
+pub mod limits;
 mod model;
 pub mod pruned;
 mod query;

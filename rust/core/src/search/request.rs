@@ -192,7 +192,7 @@ impl Request {
         }
         match query {
             Query::Text(text) => {
-                let (terms, ords) = query::analyze(index, text);
+                let (terms, ords) = query::analyze(index, text)?;
                 self.ranked(index, &terms, &ords)
             }
             Query::Terms(terms) => self.ranked(index, terms, &TermOrds::lookup(index, terms)),

@@ -176,7 +176,7 @@ fn tfidf_and_negative_weights_fall_back_to_exhaustive() {
 
 /// `index`'s statistics with the dfs and cfs of `query`'s terms.
 fn stats_for(index: &Index, query: &str) -> GlobalStats {
-    let terms = query_terms(index, query);
+    let terms = query_terms(index, query).unwrap();
     GlobalStats::of_terms(index, terms.iter().map(|t| t.term.as_str()), true)
 }
 

@@ -18,11 +18,13 @@
 //! compresses postings and assembles a segment; [`DocIds`] and
 //! [`Deletions`] are the docid table and the deleted-document set;
 //! `lexicon.rs` looks terms up in a hash table once a small segment is
-//! searched often.
+//! searched often; `import.rs` builds a segment from lists inverted
+//! elsewhere (a converted Lucene index).
 
 mod builder;
 mod deletions;
 mod docids;
+mod import;
 mod interner;
 mod lexicon;
 mod pool;
@@ -33,6 +35,7 @@ mod sorted_run;
 pub use builder::SegmentBuilder;
 pub use deletions::Deletions;
 pub use docids::DocIds;
+pub(crate) use import::SegmentImport;
 pub(crate) use interner::{Interner, term_hash};
 pub use reader::{SegmentData, TermOrd};
 pub(crate) use serializer::{ListBatch, PostingsWriter, assemble, open_store};

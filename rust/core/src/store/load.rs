@@ -11,8 +11,13 @@ use crate::error::{Error, Result};
 use crate::index::Index;
 
 /// Loads the index saved in `dir`; `mmap` maps the large files instead of
-/// reading them.
+/// reading them. A Lucene index folder (a `segments_N` file, no
+/// `meta.json`) is read without writing to it and converted in memory
+/// ([`crate::lucene::load`]).
 pub fn load(dir: &Path, mmap: bool) -> Result<Index> {
+    if crate::lucene::is_lucene_folder(dir) {
+        return crate::lucene::load(dir);
+    }
     // A writer may delete old files between our reading meta.json and
     // opening them: read the newer meta.json and try again.
     let mut attempts = 0;

@@ -277,10 +277,13 @@ impl PyIndex {
     #[staticmethod]
     #[pyo3(signature = (path, *, mmap = true))]
     fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
-        let (index, meta) = detached(py, None, || {
-            let meta = store::read_meta(&path)?;
-            Ok((store::load(&path, mmap)?, meta))
+        let (index, source) = detached(py, None, || {
+            let source = match rserini_core::lucene::is_lucene_folder(&path) {
+                true => None,
+                false => store::read_meta(&path)?.source,
+            };
+            Ok((store::load(&path, mmap)?, source))
         })?;
-        Ok(PyIndex::new(index, meta.source))
+        Ok(PyIndex::new(index, source))
     }
 }

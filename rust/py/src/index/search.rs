@@ -137,9 +137,10 @@ impl PyIndex {
     /// Raises
     /// ------
     /// QueryError
-    ///     For an empty query, ``k`` outside [1, 2**63 - 1], ``k1`` or ``delta``
-    ///     negative or not finite in float32, ``b`` outside [0, 1], or ``mu``
-    ///     negative or not finite; for ``stats`` lacking a query term's df, counting
+    ///     For an empty query or one over :func:`query_limits`, ``k`` outside
+    ///     [1, 2**63 - 1], ``k1`` negative or not finite in float32, ``delta`` outside
+    ///     [0, 1000], ``b`` outside [0, 1], or ``mu`` not a positive normal float32;
+    ///     for ``stats`` lacking a query term's df, counting
     ///     less than this index holds, or given with ``model="tfidf"`` (its document
     ///     norms need every term's global df) or, without a query term's ``cfs``,
     ///     with ``model="qld"``; for ``feedback`` with another model than Lucene's

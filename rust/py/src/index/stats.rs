@@ -13,6 +13,7 @@ use rserini_core::{search, store};
 
 use super::PyIndex;
 use crate::analyzer::config_dict;
+use crate::errors::CoreError;
 use crate::global_stats::PyGlobalStats;
 use crate::threads::detached;
 
@@ -113,22 +114,24 @@ impl PyIndex {
     }
 
     /// ``(term, query frequency, known to the index)`` for each distinct query term.
-    fn query_terms(&self, query: &str) -> Vec<(String, u32, bool)> {
-        search::query_terms(&self.snapshot(), query)
+    fn query_terms(&self, query: &str) -> PyResult<Vec<(String, u32, bool)>> {
+        Ok(search::query_terms(&self.snapshot(), query)
+            .map_err(CoreError)?
             .into_iter()
             .map(|t| (t.term, t.query_tf, t.df > 0))
-            .collect()
+            .collect())
     }
 
     /// ``(term, query frequency, document frequency)`` for each distinct analyzed
     /// term of ``query``, in first-occurrence order; df counts live documents. With
     /// ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
     /// index's BM25 statistics.
-    fn term_stats(&self, query: &str) -> Vec<(String, u32, u64)> {
-        search::query_terms(&self.snapshot(), query)
+    fn term_stats(&self, query: &str) -> PyResult<Vec<(String, u32, u64)>> {
+        Ok(search::query_terms(&self.snapshot(), query)
+            .map_err(CoreError)?
             .into_iter()
             .map(|t| (t.term, t.query_tf, t.df))
-            .collect()
+            .collect())
     }
 
     /// The index's collection statistics as a :class:`GlobalStats` without dfs:

@@ -1,0 +1,299 @@
+"""``rserini serve http``: pi-search's ``http-json`` backend, on the standard library.
+
+Two endpoints, with pi-search's strict shapes (no extra keys anywhere, optional keys
+omitted rather than ``null``):
+
+- ``POST /search`` ``{"query": str, "limit": number >= 1, "offset"?: number >= 1}`` gives
+  ``{"hits": [{"docid", "score", "title"?, "snippet"?, "snippetTruncated"?}], "nextOffset"?,
+  "hasMore", "timingMs"?: {"request"}}``: ranks ``offset``.. of the BM25 ranking, scores
+  rounded to 3 decimals, and for ranks 1-50 (every rank with ``preview_depth=None``) the
+  Anserini server's title and excerpt for the whole query.
+- ``POST /read_document`` ``{"docid": str, "offset"?: number >= 1, "limit"?: number >= 1}``
+  gives ``{"found": true, "docid", "text", "title"?, "offset", "limit", "totalUnits",
+  "returnedOffsetStart"?, "returnedOffsetEnd"?, "truncated", "nextOffset"?, "timingMs"?}``,
+  or ``{"found": false, "docid"}`` with status 200 for an unknown docid.
+
+Numbers are floored (pi-search sends integers). A malformed request gets a 4xx status and
+``{"error": "<message>"}``, which pi-search shows as
+``<backend> backend search failed: HTTP 400: {"error":"..."}``; the server carries on.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Mapping
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.request_json import MAX_REQUEST_BYTES, parse_request
+from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
+from rserini.agent.tools.java_rules import round3_all
+from rserini.agent.tools.jsformat import js_json
+from rserini.exceptions import QueryError
+
+__all__ = ["MAX_BODY_BYTES", "HttpApi", "HttpError", "serve_http"]
+
+MAX_BODY_BYTES = MAX_REQUEST_BYTES
+"""Largest request body read."""
+PREVIEW_DEPTH = 50
+
+
+class HttpError(Exception):
+    """A refused request: ``status`` and the ``error`` message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _fields(body: object, allowed: tuple[str, ...], label: str) -> Mapping[str, Any]:
+    if not isinstance(body, dict):
+        raise HttpError(400, f"{label} body must be a JSON object")
+    extra = [k for k in body if k not in allowed]
+    if extra:
+        raise HttpError(
+            400, f"{label} body has unknown field {extra[0]!r} (allowed: {', '.join(allowed)})"
+        )
+    return body
+
+
+def _number(body: Mapping[str, Any], key: str, default: int | None, label: str) -> int:
+    """A JSON number >= 1, floored; ``default`` when absent (``None``: required)."""
+    if key not in body:
+        if default is None:
+            raise HttpError(400, f"{label} body needs {key!r}")
+        return default
+    value = body[key]
+    # A huge int is finite; it is clamped by the ranking's depth later (math.isfinite
+    # would overflow converting it to a float).
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise HttpError(400, f"{label} {key!r} must be a finite number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise HttpError(400, f"{label} {key!r} must be a finite number")
+    if value < 1:
+        raise HttpError(400, f"{label} {key!r} must be >= 1 (got {js_json(value)})")
+    return math.floor(value)
+
+
+def _string(body: Mapping[str, Any], key: str, label: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value:
+        raise HttpError(400, f"{label} {key!r} must be a non-empty string")
+    return value
+
+
+class HttpApi:
+    """The two endpoints as functions of a parsed body (shared by every request thread).
+
+    Parameters
+    ----------
+    backend
+        The index and its BM25 parameters.
+    preview_depth
+        Ranks that get a title and excerpt (50, as pi-search's Anserini path); ``None``
+        for every rank.
+    record_timings
+        Put ``timingMs`` in responses.
+    """
+
+    def __init__(
+        self,
+        backend: IndexBackend,
+        *,
+        preview_depth: int | None = PREVIEW_DEPTH,
+        record_timings: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.backend = backend
+        self.preview_depth = preview_depth
+        self.record_timings = record_timings
+        self.clock = clock
+
+    def route(self, path: str) -> Callable[[object], dict[str, object]] | None:
+        """The endpoint of ``path`` (query string ignored), or ``None``."""
+        return {"/search": self.search, "/read_document": self.read_document}.get(
+            path.split("?", 1)[0]
+        )
+
+    def search(self, body: object) -> dict[str, object]:
+        """``POST /search``."""
+        started = self.clock()
+        fields = _fields(body, ("query", "offset", "limit"), "search")
+        query = _string(fields, "query", "search")
+        limit = _number(fields, "limit", None, "search")
+        offset = _number(fields, "offset", 1, "search")
+        # One more than the page tells whether more hits follow.
+        pairs = self.backend.search(query, offset - 1 + limit + 1)
+        page = pairs[offset - 1 : offset - 1 + limit]
+        has_more = len(pairs) > offset - 1 + limit
+        scores = round3_all([score for _, score in page])
+        tokens = clue_tokens(query)
+        hits: list[dict[str, object]] = []
+        for i, ((docid, _), score) in enumerate(zip(page, scores, strict=True)):
+            hit: dict[str, object] = {"docid": docid, "score": score}
+            rank = offset + i
+            if self.preview_depth is None or rank <= self.preview_depth:
+                hit |= self._preview(docid, tokens)
+            hits.append(hit)
+        response: dict[str, object] = {"hits": hits}
+        if has_more:
+            response["nextOffset"] = offset + len(page)
+        response["hasMore"] = has_more
+        if self.record_timings:
+            response["timingMs"] = {"request": round((self.clock() - started) * 1000, 3)}
+        return response
+
+    def _preview(self, docid: str, tokens: list[str]) -> dict[str, object]:
+        document = self.backend.document(docid)
+        if document is None:  # deleted since the search
+            return {}
+        preview = self.backend.preview(document, tokens, SNIPPET_MAX_CHARS)
+        fields: dict[str, object] = {}
+        if preview["title"] is not None:
+            fields["title"] = preview["title"]
+        if preview["excerpt"]:  # pi-search's adapter maps an empty excerpt to no snippet
+            fields["snippet"] = preview["excerpt"]
+        fields["snippetTruncated"] = preview["excerpt_truncated"]
+        return fields
+
+    def read_document(self, body: object) -> dict[str, object]:
+        """``POST /read_document``."""
+        started = self.clock()
+        fields = _fields(body, ("docid", "offset", "limit"), "read_document")
+        docid = _string(fields, "docid", "read_document")
+        offset = _number(fields, "offset", 1, "read_document")
+        limit = _number(fields, "limit", 200, "read_document")
+        document = self.backend.document(docid)
+        if document is None:
+            return {"found": False, "docid": docid}
+        chunk = self.backend.chunk(document, offset, limit)
+        response: dict[str, object] = {"found": True, "docid": docid, "text": chunk.text}
+        if document.title is not None:
+            response["title"] = document.title
+        response |= {"offset": chunk.offset, "limit": chunk.limit, "totalUnits": chunk.total_lines}
+        if chunk.returned_line_start:  # the contract wants >= 1: omitted for an empty chunk
+            response["returnedOffsetStart"] = chunk.returned_line_start
+            response["returnedOffsetEnd"] = chunk.returned_line_end
+        response["truncated"] = chunk.truncated
+        if chunk.next_offset is not None:
+            response["nextOffset"] = chunk.next_offset
+        if self.record_timings:
+            response["timingMs"] = {"request": round((self.clock() - started) * 1000, 3)}
+        return response
+
+    def answer(self, method: str, path: str, body: bytes | None) -> tuple[int, dict[str, object]]:
+        """``(status, JSON body)`` for one request. Never raises."""
+        try:
+            endpoint = self.route(path)
+            if endpoint is None:
+                raise HttpError(404, f"no endpoint {path}: POST /search or /read_document")
+            if method != "POST":
+                raise HttpError(405, f"{path} takes POST, not {method}")
+            if body is None:
+                raise HttpError(411, "the request needs a Content-Length body")
+            try:
+                parsed = parse_request(body.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                raise HttpError(400, f"the body is not UTF-8: {e}") from None
+            except ValueError as e:
+                raise HttpError(400, f"the body is not JSON: {e}") from None
+            return 200, endpoint(parsed)
+        except HttpError as e:
+            return e.status, {"error": str(e)}
+        except QueryError as e:  # a query over the limits
+            return 400, {"error": str(e)}
+        except Exception as e:  # a bug must not take the server down
+            print(f"rserini serve http: {type(e).__name__}: {e}", file=sys.stderr)
+            return 500, {"error": f"internal error: {type(e).__name__}: {e}"}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    api: HttpApi
+    quiet: bool
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def _serve(self) -> None:
+        body: bytes | None = None
+        status: int | None = None
+        reply: dict[str, object] = {}
+        length = self.headers.get("Content-Length")
+        if self.headers.get("Transfer-Encoding"):
+            status, reply = 411, {"error": "chunked bodies are not accepted: send Content-Length"}
+        elif length is not None:
+            try:
+                size = int(length)
+                if size < 0:
+                    raise ValueError
+            except ValueError:
+                status, reply = 400, {"error": f"bad Content-Length {length!r}"}
+            else:
+                if size > MAX_BODY_BYTES:
+                    status, reply = 413, {"error": f"body larger than {MAX_BODY_BYTES} bytes"}
+                else:
+                    body = self.rfile.read(size)
+        if status is None:
+            status, reply = self.server.api.answer(self.command, self.path, body)
+        data = js_json(reply).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        if body is None:  # an unread body would be taken for the next request
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        if status == HTTPStatus.METHOD_NOT_ALLOWED:
+            self.send_header("Allow", "POST")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    # Every method is answered (405 for all but POST), in the one JSON error shape.
+    do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _serve  # noqa: N815
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's own refusals (a malformed request line or headers), in
+        the same JSON error shape, closing the connection."""
+        data = js_json({"error": message or HTTPStatus(code).phrase}).encode("utf-8")
+        self.send_response(code, message)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Connection", "close")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.server.quiet:
+            super().log_message(format, *args)  # to stderr
+
+
+def serve_http(
+    api: HttpApi,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    quiet: bool = False,
+    ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serves until interrupted. Once the port is bound, ``ready`` (default: print to
+    stdout) gets ``{"type":"server_ready","transport":"http","host":...,"port":...}``."""
+    with _Server((host, port), _Handler) as server:
+        server.api = api
+        server.quiet = quiet
+        line = js_json(
+            {"type": "server_ready", "transport": "http", "host": host, "port": server.server_port}
+        )
+        if ready is None:
+            print(line, flush=True)
+        else:
+            ready(line)
+        server.serve_forever()

@@ -1,0 +1,89 @@
+"""What the ``rserini`` commands share: the scoring and algorithm options and the
+progress rule.
+
+Every command family is one module of :mod:`rserini.cli` with an ``add_commands``
+function that adds its subcommands to the main parser, each with ``func`` set to the
+function that runs it and returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TypeAlias
+
+from rserini._core import ALGORITHMS, DEFAULT_MU, MODELS
+from rserini.cli.bm25_args import add_bm25_shape, add_k1_b
+
+#: The subcommands of the main parser, to which each family adds its own.
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = MODELS) -> None:
+    """Adds ``--model`` and the parameters of the models in ``models``."""
+    g = p.add_argument_group("scoring (all chosen at query time)")
+    g.add_argument(
+        "--model",
+        choices=models,
+        default="bm25",
+        help="default: bm25"
+        + ("; rrf fuses the BM25 and TF-IDF rankings (reciprocal rank)" if "rrf" in models else ""),
+    )
+    add_k1_b(g)
+    add_bm25_shape(g)
+    if "qld" in models:
+        g.add_argument(
+            "--qld",
+            dest="model",
+            action="store_const",
+            const="qld",
+            help="query likelihood with Dirichlet smoothing, as Pyserini's set_qld "
+            "(same as --model qld)",
+        )
+        g.add_argument(
+            "--mu",
+            type=float,
+            default=DEFAULT_MU,
+            help=f"Dirichlet mu of qld (default {DEFAULT_MU:g})",
+        )
+
+
+def add_algorithm_arg(p: argparse.ArgumentParser) -> None:
+    """Adds ``--algorithm``."""
+    p.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default="auto",
+        help="how the top k is found: exhaustive scoring or exact MaxScore / block-max WAND "
+        "pruning; every choice returns the same hits (default: auto, the fastest)",
+    )
+
+
+def model_kwargs(args: argparse.Namespace) -> dict[str, object]:
+    """The scoring keywords of a search, from the options of :func:`add_model_args`."""
+    return {
+        "model": args.model,
+        "variant": args.variant,
+        "k1": args.k1,
+        "b": args.b,
+        "length": args.length,
+        "delta": args.delta,
+        **({"mu": args.mu} if args.model == "qld" else {}),
+    }
+
+
+def progress(enabled: bool) -> bool:
+    """Whether to draw a progress bar: asked for, and stderr is a terminal."""
+    return enabled and sys.stderr.isatty()
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value

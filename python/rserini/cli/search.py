@@ -1,0 +1,238 @@
+"""``rserini search``, ``run`` and ``explain``: one query against an index (or the files
+under a folder), every query of a file into a TREC run, and one document's score taken
+apart."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from rserini._core import ANALYZER_PRESETS, Index, read_queries
+from rserini._feedback_args import add_feedback_args, feedback_kwargs
+from rserini.cli.common import (
+    Subcommands,
+    add_algorithm_arg,
+    add_model_args,
+    model_kwargs,
+    progress,
+)
+from rserini.distributed.build import is_sharded
+from rserini.formats import check_run_ids, write_run
+from rserini.project import CHUNK_LINES
+from rserini.searchable import open_searchable, ranked
+
+
+def add_commands(sub: Subcommands) -> None:
+    """Adds ``search``, ``run`` and ``explain``."""
+    p = sub.add_parser(
+        "search",
+        help="search an index, or the files under the current folder",
+        description="Search an index. Without --index, the text and code files "
+        "under --root (default: the current folder, honouring "
+        ".gitignore; generated, binary and huge files skipped) are indexed "
+        f"as chunks of {CHUNK_LINES} lines with the `code` analyzer, cached in .rserini/, "
+        "and only the files that changed are re-read; hits print as "
+        "path:first-last  score  first matching line.",
+    )
+    p.add_argument("query", nargs="+", metavar="QUERY", help="query words")
+    p.add_argument("--index", type=Path, default=None, help="index folder (default: index --root)")
+    p.add_argument("--root", default=".", help="folder to search when no --index is given")
+    p.add_argument(
+        "--analyzer",
+        choices=ANALYZER_PRESETS,
+        default=None,
+        help="analyzer for the --root index (default: code)",
+    )
+    p.add_argument("--k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument(
+        "--threads", type=int, default=None, help="indexing threads (default: all cores)"
+    )
+    p.add_argument("--json", action="store_true", help="print hits as JSON")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
+    add_model_args(p, ("bm25", "tfidf", "rrf"))
+    add_algorithm_arg(p)
+    p.set_defaults(func=_cmd_search)
+
+    p = sub.add_parser(
+        "run",
+        help="batch retrieval to a TREC run file",
+        description="Run every query of a BEIR queries.jsonl or a qid<TAB>text TSV "
+        "file and write a TREC run (qid Q0 docid rank score tag).",
+    )
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--queries", required=True, type=Path, help="queries.jsonl or .tsv")
+    p.add_argument("--output", required=True, type=Path, help="run file to write")
+    p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
+    p.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
+    p.add_argument(
+        "--remove-query",
+        action="store_true",
+        help="drop a hit whose docid equals its query id (as Pyserini's BEIR runs)",
+    )
+    p.add_argument("--tag", default="rserini", help="run tag (last column)")
+    p.add_argument(
+        "--pyserini",
+        action="store_true",
+        help="write exactly what Pyserini writes: scores rounded to 4 decimals with ties "
+        "nudged apart, and --remove-query after searching k hits (Lucene BM25 only)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
+    add_model_args(p)
+    add_feedback_args(p)
+    add_algorithm_arg(p)
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser(
+        "explain",
+        help="break a document's score down by query term",
+        description="Explain one document's score for a query: each query term's "
+        "frequencies, idf and contribution under the chosen model and parameters, "
+        "and their sum (the score search gives).",
+    )
+    p.add_argument("query", nargs="+", metavar="QUERY")
+    p.add_argument("--index", required=True, type=Path, help="index folder")
+    p.add_argument("--docid", required=True, help="document to explain")
+    add_model_args(p)
+    p.set_defaults(func=_cmd_explain)
+
+
+def _search_project(args: argparse.Namespace, query: str) -> int:
+    from rserini.project_index import ProjectIndex
+
+    project = ProjectIndex.open(
+        args.root,
+        analyzer=args.analyzer or "code",
+        threads=args.threads,
+        progress=progress(not args.quiet),
+    )
+    if not args.quiet:
+        print(f"rserini: {project.refresh}", file=sys.stderr)
+    hits = project.search(query, k=args.k, algorithm=args.algorithm, **model_kwargs(args))
+    if args.json:
+        print(json.dumps({"query": query, "hits": [h.to_dict() for h in hits]}))
+    elif not hits:
+        print("no document matches the query", file=sys.stderr)
+    else:
+        width = max(len(h.docid) for h in hits)
+        for h in hits:
+            print(f"{h.docid:<{width}}  {h.score:9.4f}  {h.line.strip()[:160]}")
+    return 0
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    query = " ".join(args.query)
+    if args.index is None:
+        return _search_project(args, query)
+    hits = ranked(
+        open_searchable(args.index), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "query": query,
+                    "hits": [
+                        {"rank": rank, "docid": docid, "score": score}
+                        for rank, (docid, score) in enumerate(hits, 1)
+                    ],
+                }
+            )
+        )
+    elif not hits:
+        print("no document matches the query", file=sys.stderr)
+    else:
+        for rank, (docid, score) in enumerate(hits, 1):
+            print(f"{rank:>4}  {score:9.4f}  {docid}")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from rserini.eval import Feedback, retrieve_ranked
+
+    if (args.pyserini or args.rm3 or args.rocchio) and is_sharded(args.index):
+        raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
+    if args.pyserini:
+        return _run_as_pyserini(args, Index.load(args.index), _queries(args))
+    index = open_searchable(args.index)
+    queries = _queries(args)
+    for qid, _ in queries:
+        check_run_ids(qid, [])  # before a long search, not after
+    feedback: Feedback | None = "rm3" if args.rm3 else "rocchio" if args.rocchio else None
+    if feedback is not None:
+        if args.model != "bm25" or args.variant != "lucene" or args.length != "lucene":
+            raise SystemExit(
+                "error: feedback runs over Lucene BM25: drop --model/--variant/--length"
+            )
+        params = {"k1": args.k1, "b": args.b, **feedback_kwargs(args)}
+    else:
+        params = {"algorithm": args.algorithm, **model_kwargs(args)}
+    start = time.perf_counter()
+    run = retrieve_ranked(
+        index,
+        queries,
+        args.k,
+        remove_query=args.remove_query,
+        threads=args.threads,
+        feedback=feedback,
+        **params,
+    )
+    elapsed = time.perf_counter() - start
+    lines = write_run(run, args.output, tag=args.tag)
+    if not args.quiet:
+        print(
+            f"{len(queries):,} queries in {elapsed:.2f}s ({len(queries) / max(elapsed, 1e-9):,.0f} "
+            f"queries/s), {lines:,} lines -> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
+    queries = read_queries(args.queries)
+    if not queries:
+        raise SystemExit(f"error: {args.queries} holds no query")
+    return queries
+
+
+def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple[str, str]]) -> int:
+    """Writes the run Pyserini would: its rounding, tie nudging and --remove-query."""
+    from rserini.pyserini import LuceneSearcher, run, write_run
+
+    if (args.model, args.variant, args.length, args.delta) not in (
+        ("bm25", "lucene", "lucene", None),
+        ("qld", "lucene", "lucene", None),
+    ):
+        raise SystemExit(
+            "error: --pyserini reproduces Lucene BM25 or --qld: drop --model/--variant/--length"
+        )
+    searcher = LuceneSearcher(index)
+    searcher.set_bm25(args.k1, args.b)
+    if args.model == "qld":
+        searcher.set_qld(args.mu)
+    if args.rm3:
+        searcher.set_rm3(**feedback_kwargs(args))
+    if args.rocchio:
+        searcher.set_rocchio(**feedback_kwargs(args))
+    start = time.perf_counter()
+    results = run(
+        searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
+    )
+    elapsed = time.perf_counter() - start
+    for qid, hits in results.items():
+        check_run_ids(qid, [hit.docid.strip() for hit in hits])
+    lines = write_run(results, args.output, tag=args.tag)
+    if not args.quiet:
+        print(
+            f"{len(queries):,} queries in {elapsed:.2f}s, {lines:,} lines -> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    index = open_searchable(args.index)
+    print(index.explain(" ".join(args.query), args.docid, **model_kwargs(args)), end="")
+    return 0

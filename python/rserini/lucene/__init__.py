@@ -1,0 +1,1 @@
+"""Lucene-facing code: Pyserini's prebuilt Lucene indexes (:mod:`rserini.lucene.prebuilt`)."""

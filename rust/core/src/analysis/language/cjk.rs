@@ -1,0 +1,141 @@
+//! Lucene's `CJKAnalyzer` before its stopword filter: `StandardTokenizer`,
+//! `CJKWidthFilter`, `LowerCaseFilter` and `CJKBigramFilter` (Pyserini's
+//! analyzer for `zh` and `ko`).
+//!
+//! Han, hiragana, katakana and Hangul tokens that touch (no character
+//! between them) form one run, cut into overlapping bigrams; a run of one
+//! character stays a unigram. Other tokens pass through.
+
+use crate::analysis::filters::lucene_lowercase;
+use crate::analysis::standard::{self, cjk_type};
+
+/// Halfwidth katakana U+FF65–U+FF9F as fullwidth (the last two, the
+/// voiced sound marks, only when they cannot combine with the kana before).
+const KANA_NORM: [u16; 59] = [
+    0x30fb, 0x30f2, 0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30e3, 0x30e5, 0x30e7, 0x30c3, 0x30fc,
+    0x30a2, 0x30a4, 0x30a6, 0x30a8, 0x30aa, 0x30ab, 0x30ad, 0x30af, 0x30b1, 0x30b3, 0x30b5, 0x30b7,
+    0x30b9, 0x30bb, 0x30bd, 0x30bf, 0x30c1, 0x30c4, 0x30c6, 0x30c8, 0x30ca, 0x30cb, 0x30cc, 0x30cd,
+    0x30ce, 0x30cf, 0x30d2, 0x30d5, 0x30d8, 0x30db, 0x30de, 0x30df, 0x30e0, 0x30e1, 0x30e2, 0x30e4,
+    0x30e6, 0x30e8, 0x30e9, 0x30ea, 0x30eb, 0x30ec, 0x30ed, 0x30ef, 0x30f3, 0x3099, 0x309a,
+];
+
+/// Kana U+30A6–U+30FD: what the voiced mark U+FF9E adds to each.
+#[rustfmt::skip]
+const VOICED: [u8; 88] = [
+    78, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0,
+    1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+];
+
+/// Kana U+30A6–U+30FD: what the semi-voiced mark U+FF9F adds to each
+/// (the `h` row takes it).
+fn semi_voiced(kana: u16) -> u16 {
+    match kana {
+        0x30cf | 0x30d2 | 0x30d5 | 0x30d8 | 0x30db => 2,
+        _ => 0,
+    }
+}
+
+/// `CJKWidthFilter`: fullwidth ASCII to ASCII, halfwidth katakana to
+/// fullwidth, a halfwidth voiced mark merged into the kana before it.
+pub fn fold_width(token: &str) -> String {
+    let mut units: Vec<u16> = Vec::with_capacity(token.len());
+    for u in token.encode_utf16() {
+        match u {
+            0xFF01..=0xFF5E => units.push(u - 0xFEE0),
+            0xFF65..=0xFF9F => {
+                let prev = units.last().copied();
+                let added = match (u, prev) {
+                    (0xFF9E, Some(p @ 0x30A6..=0x30FD)) => {
+                        u16::from(VOICED[usize::from(p - 0x30A6)])
+                    }
+                    (0xFF9F, Some(p @ 0x30A6..=0x30FD)) => semi_voiced(p),
+                    _ => 0,
+                };
+                match units.last_mut() {
+                    Some(p) if added != 0 => *p += added,
+                    _ => units.push(KANA_NORM[usize::from(u - 0xFF65)]),
+                }
+            }
+            _ => units.push(u),
+        }
+    }
+    String::from_utf16_lossy(&units)
+}
+
+/// Calls `emit` with each term of `text` before the stopword filter.
+pub fn tokenize(text: &str, emit: &mut dyn FnMut(&str)) {
+    // The current run of touching CJK tokens: its characters (after width
+    // folding and lowercasing), where it ends in `text`, and whether a
+    // bigram has come out of it.
+    let mut run: Vec<char> = Vec::new();
+    let mut run_end = 0;
+    let mut emitted_bigram = false;
+    let flush_lone = |run: &[char], emitted_bigram: bool, emit: &mut dyn FnMut(&str)| {
+        if run.len() == 1 && !emitted_bigram {
+            let mut buf = [0u8; 4];
+            emit(run[0].encode_utf8(&mut buf));
+        }
+    };
+    let base = text.as_ptr() as usize;
+    standard::tokenize(text, &mut |token| {
+        let start = token.as_ptr() as usize - base;
+        let term = fold_width(token);
+        let term = lucene_lowercase(&term);
+        if cjk_type(token).is_none() {
+            flush_lone(&run, emitted_bigram, emit);
+            run.clear();
+            emitted_bigram = false;
+            emit(&term);
+            return;
+        }
+        if start != run_end {
+            flush_lone(&run, emitted_bigram, emit);
+            run.clear();
+            emitted_bigram = false;
+        }
+        run_end = start + token.len();
+        for c in term.chars() {
+            run.push(c);
+            if let [.., a, b] = run[..] {
+                let bigram: String = [a, b].into_iter().collect();
+                emit(&bigram);
+                emitted_bigram = true;
+            }
+        }
+    });
+    flush_lone(&run, emitted_bigram, emit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        tokenize(text, &mut |t| out.push(t.to_owned()));
+        out
+    }
+
+    #[test]
+    fn width() {
+        assert_eq!(fold_width("Ｔｅｓｔ１２"), "Test12");
+        assert_eq!(fold_width("ｶﾀｶﾅ"), "カタカナ");
+        assert_eq!(fold_width("ｶﾞｷﾞﾊﾟ"), "ガギパ");
+        assert_eq!(fold_width("ﾞa"), "\u{3099}a");
+    }
+
+    #[test]
+    fn bigrams() {
+        assert_eq!(terms("中华人民"), ["中华", "华人", "人民"]);
+        assert_eq!(terms("中 国"), ["中", "国"]);
+        assert_eq!(terms("我 Hello 世界"), ["我", "hello", "世界"]);
+        assert_eq!(
+            terms("東京タワーに"),
+            ["東京", "京タ", "タワ", "ワー", "ーに"]
+        );
+        assert_eq!(terms("한국어 사전"), ["한국", "국어", "사전"]);
+        assert_eq!(terms("한국abc"), ["한국abc"]);
+        assert_eq!(terms("Ｔｅｓｔ"), ["test"]);
+    }
+}
