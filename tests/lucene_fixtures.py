@@ -105,8 +105,9 @@ def expected_outputs(name: str, version: str = "9.9.1") -> dict[str, Any]:
 
 def committed_build(name: str) -> LuceneBuild:
     """How the committed build ``name`` was made."""
-    build = json.loads(_expected(name))["build"]
-    return LuceneBuild(**{k: tuple(v) if k == "fields" else v for k, v in build.items()})
+    build: dict[str, Any] = json.loads(_expected(name))["build"]
+    build["fields"] = tuple(build["fields"])
+    return LuceneBuild(**build)
 
 
 def folder_digest(folder: Path) -> dict[str, str]:

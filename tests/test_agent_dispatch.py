@@ -321,3 +321,44 @@ def test_any_call_returns_a_result_and_one_event(index, tmp_path_factory, name, 
     json.dumps(session.events[-1])
     if result.is_error:
         assert result.details == {}
+
+
+def test_responses_tools_are_flat_and_strict_keeps_defaults(index, tmp_path):
+    from rserini.agent.tools.schemas import SEARCH, openai_responses_tools, strict_parameters
+
+    loose = openai_responses_tools()
+    chat = openai_tools()
+    assert [set(t) for t in loose] == [{"type", "name", "description", "parameters", "strict"}] * 3
+    for flat, nested in zip(loose, chat, strict=True):
+        assert flat["strict"] is False and flat["type"] == "function"
+        assert {k: flat[k] for k in ("name", "description", "parameters")} == nested["function"]
+    strict = openai_responses_tools(strict=True)
+    browse = strict[1]["parameters"]
+    assert strict[1]["strict"] is True
+    assert browse["required"] == ["reason", "search_id", "offset", "limit"]
+    assert browse["additionalProperties"] is False
+    assert browse["properties"]["offset"]["type"] == ["number", "null"]
+    assert browse["properties"]["search_id"]["type"] == "string"
+    # The spec itself is untouched.
+    assert strict_parameters(SEARCH)["required"] == ["reason", "query"]
+    assert SEARCH.parameters["required"] == ["reason", "query"]
+    with new_session(index, tmp_path) as session:
+        session.search("r", "thorium")
+        call = {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "read_document",
+            "arguments": json.dumps(
+                {"reason": "r", "docid": "long", "offset": None, "limit": None}
+            ),
+        }
+        # Strict calls carry nulls: dropped, the defaults (offset 1, limit 200) apply.
+        _, result = dispatch(session, call, drop_nulls=True)
+        assert result.text.startswith("[docid=long lines 1-62 of 62]")
+        # Without drop_nulls pi's coercion reads null as 0, so limit becomes 1.
+        _, faithful = dispatch(session, call)
+        assert faithful.text.startswith("[docid=long lines 1-1 of 62]")
+        # A null required argument is kept (and coerced as pi does).
+        none_docid = {**call, "arguments": json.dumps({"reason": "r", "docid": None})}
+        _, missing = dispatch(session, none_docid, drop_nulls=True)
+        assert missing.is_error

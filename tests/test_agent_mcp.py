@@ -226,3 +226,68 @@ def test_an_index_without_documents_is_refused_at_startup(tmp_path):
     assert done.returncode == 1
     assert "no-store" in done.stderr
     assert done.stdout == ""
+
+
+def test_conversations_on_one_server_have_their_own_ids_caches_and_budgets(index_dir, tmp_path):
+    """With a 1 s budget, the first conversation searches, spends its budget and is
+    blocked; new_session starts a second one whose ids restart at s1, whose cache does not
+    hold the first one's rankings and whose budget is whole. --record writes both
+    conversations' records, which agent-eval reads."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    from rserini.agent.runs.records import read_runs
+    from rserini.agent.tools.messages import BLOCK_REASON
+
+    record = tmp_path / "record"
+    serve = ["serve", "mcp", "--index", str(index_dir), "-q", "--timeout-seconds", "1"]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "rserini", *serve, "--new-session-tool", "--record", str(record)],
+        env={"PYTHONPATH": IMPORT_ROOT},
+    )
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        with anyio.fail_after(60), (tmp_path / "stderr.log").open("w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as client,
+            ):
+                await client.initialize()
+                listed = await client.list_tools()
+                seen["tools"] = [t.name for t in listed.tools]
+                # The budget starts at the first call, not at launch.
+                await anyio.sleep(1.2)
+                first = await client.call_tool("search", {"reason": "r", "query": "routers"})
+                seen["first"] = first.content[0].text.splitlines()[0]
+                await anyio.sleep(1.0)
+                blocked = await client.call_tool("search", {"reason": "r", "query": "plants"})
+                seen["blocked"] = (blocked.is_error, blocked.content[0].text)
+                fresh = await client.call_tool("new_session", {"question": "what is plants"})
+                seen["fresh"] = fresh.content[0].text
+                second = await client.call_tool(
+                    "search", {"reason": "r", "query": "photosynthesis"}
+                )
+                seen["second"] = second.content[0].text.splitlines()[0]
+                browse = await client.call_tool(
+                    "read_search_results", {"reason": "r", "search_id": "s1", "offset": 1}
+                )
+                seen["browse"] = browse.content[0].text.splitlines()[0]
+
+    anyio.run(scenario)
+    assert seen["tools"] == ["search", "read_search_results", "read_document", "new_session"]
+    assert seen["first"] == "Showing ranks 1-2 of 2 cached hits for search_id=s1"
+    assert seen["blocked"] == (True, BLOCK_REASON)
+    assert seen["fresh"].startswith("Started session 2:")
+    assert seen["second"] == "Showing ranks 1-1 of 1 cached hits for search_id=s1"
+    # s1 is this conversation's ranking (one hit), not the first one's (two).
+    assert seen["browse"] == seen["second"]
+    records = read_runs(record)
+    assert sorted(records) == ["1", "2"]
+    assert records["1"]["status"] == "timeout" and records["1"]["surfaced_docids"] == ["1", "2"]
+    assert records["1"]["tool_call_counts"] == {"search": 2}
+    assert records["2"]["metadata"]["query"] == "what is plants"
+    assert records["2"]["surfaced_docids"] == ["3"]
+    assert (record / "raw-events" / "2.jsonl").read_text().count("\n") == 2

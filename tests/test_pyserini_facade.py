@@ -17,6 +17,7 @@ import pytest
 
 import rserini
 from rserini.exceptions import QueryError
+from rserini.lucene.prebuilt import UnknownPrebuiltIndexError
 from rserini.pyserini import (
     LuceneSearcher,
     NotSupportedError,
@@ -139,20 +140,21 @@ def test_segment_ids_and_duplicates(tmp_path: Path) -> None:
 
 
 def test_unsupported_features_raise_clearly(tiny_searcher: LuceneSearcher) -> None:
-    with pytest.raises(NotSupportedError, match="Lucene documents"):
+    with pytest.raises(NotSupportedError, match=r"Lucene \(Java\) document objects"):
         tiny_searcher.search("network", k=1)[0].lucene_document  # noqa: B018
     with pytest.raises(NotSupportedError):
         tiny_searcher.doc_by_field("id", "d1")
-    with pytest.raises(NotSupportedError):
-        LuceneSearcher.from_prebuilt_index("beir-v1.0.0-scifact.flat")
+    with pytest.raises(UnknownPrebuiltIndexError, match=r"beir-v1\.0\.0-scifact\.flat"):
+        LuceneSearcher.from_prebuilt_index("beir-v1.0.0-scifact.flta", download=False)
     for call in (
         lambda: tiny_searcher.set_analyzer(object()),
         lambda: tiny_searcher.set_language("fr"),
         lambda: tiny_searcher.search("x", query_generator=object()),
-        lambda: tiny_searcher.search("x", fields={"title": 2.0}),
     ):
         with pytest.raises(NotSupportedError):
             call()
+    with pytest.raises(QueryError, match='no field "title"'):
+        tiny_searcher.search("x", fields={"title": 2.0})
     assert isinstance(NotSupportedError("x"), NotImplementedError)
     assert not tiny_searcher.is_using_rm3()
     with LuceneSearcher(tiny_searcher.index) as searcher:

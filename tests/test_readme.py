@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from support import REPO
 
+LUCENE_INDEX = REPO / "tests" / "data" / "lucene" / "9.9.1" / "adi-1seg-raw"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -32,6 +34,8 @@ def test_readme_python_blocks_run_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    # The Lucene example's folder: a Lucene index Anserini wrote, as a user has one.
+    shutil.copytree(LUCENE_INDEX, tmp_path / "lucene-index.adi")
     namespace: dict[str, object] = {"__name__": "__readme__"}
     for number, block in enumerate(readme_blocks("python"), 1):
         code = compile(block, f"README.md python block {number}", "exec")

@@ -606,8 +606,22 @@ class Index:
         QueryError
             If the index was built with ``store=False``.
         """
+    def raw(self, docid: str) -> str | None:
+        """The original document exactly as stored (Pyserini's ``raw()``: the JSON
+        line, or for a Lucene index Anserini's ``raw`` field), ``None`` if only its
+        text was kept. Errors as :meth:`doc`."""
     def contents(self, docid: str) -> str:
         """The indexed text of a stored document."""
+    def internal_id(self, docid: str) -> int:
+        """The internal id of the live document ``docid`` (its first copy), the
+        inverse of :meth:`docids`; in a Lucene index, Lucene's own docid."""
+    def postings(
+        self, term: str, *, deleted: bool = False
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """The live postings of ``term``, taken as it is (not analyzed): internal
+        ids, ascending, and term frequencies, two int32 arrays, empty when no
+        live document holds the term. With ``deleted``, the postings of deleted
+        documents too, as a Lucene index keeps them until its segments merge."""
     @property
     def path(self) -> Path | None:
         """Where the index was last saved or loaded from."""
@@ -645,6 +659,10 @@ class Index:
         """
     def __len__(self) -> int: ...
     def __contains__(self, docid: str, /) -> bool: ...
+    def field_names(self) -> list[str]:
+        """The fields ``fields=`` of a search can name: ``"contents"`` first, then
+        the others of an index that keeps several (a Lucene index built with
+        Anserini's ``-fields``)."""
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
         """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
         :meth:`batch_search` (or a view of it) is read in the snapshot that produced
@@ -658,6 +676,7 @@ class Index:
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
         feedback: Rm3 | Rocchio | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[Hit]:
         """The ``k`` best documents sharing a term with ``query``: score
@@ -676,6 +695,13 @@ class Index:
             How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
             block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
             ``"auto"`` picks the fastest.
+        fields
+            Search these fields with these boosts, as Pyserini's
+            ``search(q, k, fields={"contents": 1.0, "title": 0.5})``: per field BM25
+            under the field's own statistics, summed as Lucene sums a boolean query
+            of boosted per-field queries. ``"contents"`` is the main field; the
+            others are those of the index (:meth:`field_names`). BM25 only, with the
+            index's own statistics and no feedback.
         model
             ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
             (query likelihood with Dirichlet smoothing, as Lucene's
@@ -728,6 +754,7 @@ class Index:
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
         feedback: Rm3 | Rocchio | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[tuple[str, float]]:
         """``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
@@ -744,6 +771,7 @@ class Index:
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
         feedback: Rm3 | Rocchio | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
@@ -763,6 +791,7 @@ class Index:
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
         feedback: Rm3 | Rocchio | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[list[tuple[str, float]]]:
         """``batch_search`` as ``(docid, score)`` tuples: one list per query, in
@@ -780,6 +809,7 @@ class Index:
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
         feedback: Rm3 | Rocchio | None = None,
+        fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> Columns:
         """``batch_search`` as one :class:`Columns`: the rankings as four flat numpy
@@ -963,6 +993,25 @@ def rrf_full_depth(
     unlisted documents in ascending order; the ``top`` best. Memory grows with
     the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
     result cannot be held."""
+
+def lucene_info(path: StrPath) -> dict[str, Any]:
+    """What the Lucene index in ``path`` holds: ``lucene_version`` (of the
+    newest commit's writer), ``created_major``, ``generation`` (of
+    ``segments_N``), ``documents`` (live), ``max_doc``, ``deleted``,
+    ``segments`` (``name``, ``codec``, ``lucene_version``, ``documents``,
+    ``deleted``, ``compound``) and ``fields`` (``name``, ``index_options``,
+    ``norms``, ``term_vectors``, over every segment). Every file read is
+    checked as when searching; nothing is written.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder does not exist.
+    IndexCorruptedError
+        If a file is damaged or the folder is not a Lucene index.
+    IndexVersionError
+        For a Lucene version that is not read.
+    """
 
 @overload
 def merge_topk(parts: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:

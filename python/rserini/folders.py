@@ -73,9 +73,10 @@ def check_index_folder(path: str | os.PathLike[str]) -> FolderKind:
         commits = [n for n in os.listdir(path) if LUCENE_COMMIT.fullmatch(n)]
         commit = max(commits, key=lambda n: int(n.removeprefix("segments_"), 36))
         raise NotAnIndexError(
-            f"{path} is a Lucene index ({commit}), not an rserini index: rserini reads only "
-            f"its own format; index the same documents with `rserini index --input CORPUS "
-            f"--index NEW_FOLDER` (rserini never writes to a Lucene folder)",
+            f"{path} is a Lucene index ({commit}), not an rserini index: rserini searches "
+            f"it as it is (search, run, explain, info) but never writes to a Lucene folder; "
+            f"to change it, index the same documents with `rserini index --input CORPUS "
+            f"--index NEW_FOLDER`",
             str(path),
         )
     if kind is FolderKind.EMPTY:

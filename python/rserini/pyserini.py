@@ -6,8 +6,10 @@
 >>> [(hit.docid, hit.score) for hit in searcher.search("query text", k=10)]  # doctest: +SKIP
 
 The index is an rserini index folder (``rserini index`` or :meth:`rserini.Index.save`) built
-with the default ``lucene-english`` analyzer, Pyserini's default analyzer. Results come in
-Pyserini's final order and with Pyserini's scores:
+with the default ``lucene-english`` analyzer, Pyserini's default analyzer, or a Lucene index
+folder written by Anserini or Pyserini (read without a JVM and never written; prebuilt ones
+by name with :meth:`LuceneSearcher.from_prebuilt_index`). Results come in Pyserini's final
+order and with Pyserini's scores:
 
 1. Lucene's BM25 scores (float32), or with ``set_qld(mu)`` its Dirichlet query-likelihood
    scores, ranked by score descending, then docid ascending, as
@@ -21,20 +23,20 @@ Pyserini's final order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)``, ``set_bm25``, ``set_qld``, ``set_rm3``,
-``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with ``strip_segment_id`` and
-``remove_dups``), ``batch_search``, ``doc`` and ``batch_get_docs`` (on indexes that store
-their documents), ``num_docs``, ``close`` and context management; and
-:func:`run`/:func:`write_run` for the ``--remove-query`` runs and TREC files of Pyserini's
-``pyserini.search.lucene`` command. Not covered (each raises :class:`NotSupportedError`
-naming the feature): Lucene documents, prebuilt indexes, other languages and analyzers,
-custom query generators, multi-field search, Lucene ``Query`` objects, and impact or dense
+Covered: ``LuceneSearcher(index_dir)`` and ``from_prebuilt_index``, ``set_bm25``,
+``set_qld``, ``set_rm3``, ``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with
+``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` (by docid or internal
+id) and ``batch_get_docs``, ``num_docs``, ``close`` and context management;
+:class:`IndexReader` (Pyserini's ``LuceneIndexReader``); and :func:`run`/:func:`write_run`
+for the ``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene``
+command. Not covered (each raises :class:`NotSupportedError` naming the feature): Lucene
+(Java) document objects, other languages and analyzers, custom query generators,
+multi-field search with QLD or feedback, Lucene ``Query`` objects, and impact or dense
 search.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,7 +47,16 @@ import numpy as np
 import numpy.typing as npt
 
 from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index, Rm3, Rocchio
-from rserini.exceptions import QueryError, RseriniError, UnknownDocidError
+from rserini.exceptions import QueryError
+from rserini.index_reader import IndexReader, LuceneIndexReader
+from rserini.stored_document import (
+    NO_LUCENE_OBJECTS,
+    Document,
+    NotSupportedError,
+    docid_at,
+    is_lucene,
+    read_document,
+)
 
 _TIE_GAP = np.float32(1e-4)
 _TIE_STEP = np.float32(1e-6)
@@ -54,6 +65,8 @@ __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
     "Document",
+    "IndexReader",
+    "LuceneIndexReader",
     "LuceneSearcher",
     "NotSupportedError",
     "ScoredDoc",
@@ -62,10 +75,6 @@ __all__ = [
     "run",
     "write_run",
 ]
-
-
-class NotSupportedError(RseriniError, NotImplementedError):
-    """A Pyserini feature this facade does not provide."""
 
 
 def round_scores(scores: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -152,67 +161,7 @@ class ScoredDoc:
         NotSupportedError
             Always.
         """
-        raise NotSupportedError(_NO_LUCENE)
-
-
-_NO_LUCENE = "there are no Lucene documents: use LuceneSearcher.doc(docid) instead"
-_NO_STORE = (
-    "this index stores no documents (it was built with store=False), so doc() and "
-    "batch_get_docs() are not available; keep the corpus alongside the index"
-)
-
-
-class Document:
-    """A stored document, shaped like Pyserini's ``Document``.
-
-    Parameters
-    ----------
-    docid
-        Its id.
-    fields
-        Its original fields (the JSON object it was read from).
-    contents
-        The text that was indexed.
-    """
-
-    def __init__(self, docid: str, fields: Mapping[str, object], contents: str) -> None:
-        self._docid = docid
-        self._fields = dict(fields)
-        self._contents = contents
-
-    def __repr__(self) -> str:
-        return f"Document({self._docid!r})"
-
-    def docid(self) -> str:
-        """The document's id."""
-        return self._docid
-
-    def id(self) -> str:
-        """The document's id (Pyserini's alias of :meth:`docid`)."""
-        return self._docid
-
-    def contents(self) -> str:
-        """The indexed text."""
-        return self._contents
-
-    def raw(self) -> str:
-        """The original fields as a JSON object, as Pyserini's ``-storeRaw`` keeps them."""
-        return json.dumps(self._fields, ensure_ascii=False)
-
-    def get(self, field: str) -> str | None:
-        """One original field as a string (``None`` when absent)."""
-        value = self._fields.get(field)
-        return None if value is None else str(value)
-
-    def lucene_document(self) -> Any:
-        """Not available: there are no Lucene documents.
-
-        Raises
-        ------
-        NotSupportedError
-            Always.
-        """
-        raise NotSupportedError(_NO_LUCENE)
+        raise NotSupportedError(NO_LUCENE_OBJECTS)
 
 
 def _hits(
@@ -252,7 +201,10 @@ class LuceneSearcher:
     Parameters
     ----------
     index_dir
-        An rserini index folder (or an open :class:`rserini.Index`).
+        An rserini index folder, a Lucene index folder written by Anserini or Pyserini
+        (read without a JVM and never written), or an open :class:`rserini.Index` (taken
+        as an rserini index: give a Lucene folder by its path, so that :meth:`doc` reads
+        the fields Anserini stored).
     scoring
         The BM25 parameters to start with, as :meth:`set_bm25` takes them (Lucene's
         BM25: ``variant="lucene"``, ``length="lucene"``); Pyserini's defaults,
@@ -263,7 +215,9 @@ class LuceneSearcher:
     FileNotFoundError
         If the folder does not exist.
     IndexCorruptedError
-        If it is not a readable rserini index.
+        If it is neither a readable rserini index nor a readable Lucene index.
+    IndexVersionError
+        For a Lucene version that is not read.
     NotSupportedError
         For a ``scoring`` of another BM25 variant or length mode.
     """
@@ -277,6 +231,8 @@ class LuceneSearcher:
         else:
             self.index_dir = os.fspath(index_dir)
             self.index = Index.load(index_dir)
+        # Whether the index is a Lucene folder (stored fields as Anserini's).
+        self.lucene: bool = is_lucene(index_dir)
         self.num_docs: int = len(self.index)
         # The BM25 of later searches.
         self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
@@ -291,18 +247,43 @@ class LuceneSearcher:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
 
     @classmethod
-    def from_prebuilt_index(cls, prebuilt_index_name: str, verbose: bool = False) -> LuceneSearcher:
-        """Not supported: prebuilt indexes are Lucene indexes.
+    def from_prebuilt_index(
+        cls, prebuilt_index_name: str, verbose: bool = False, *, download: bool = True
+    ) -> LuceneSearcher:
+        """Opens one of Pyserini's prebuilt Lucene indexes by name, as Pyserini does: the
+        copy in Pyserini's cache (``$PYSERINI_CACHE`` or ``~/.cache/pyserini``) with no
+        network access, else downloaded (a progress bar on stderr), checked against its
+        md5 and unpacked into that cache (:mod:`rserini.lucene.prebuilt`).
+
+        Parameters
+        ----------
+        prebuilt_index_name
+            Pyserini's name, e.g. ``"beir-v1.0.0-scifact.flat"`` or ``"msmarco-v1-passage"``.
+        verbose
+            Say what is opened, on stdout.
+        download
+            Allow downloading; when false only the cache is looked at.
 
         Raises
         ------
-        NotSupportedError
-            Always.
+        rserini.lucene.prebuilt.UnknownPrebuiltIndexError
+            For a name that is not one of Pyserini's prebuilt Lucene indexes (a
+            ``ValueError``; Pyserini prints it and returns ``None``).
+        rserini.lucene.prebuilt.NotCachedError
+            If the index is not cached and ``download`` is false.
+        rserini.lucene.prebuilt.ChecksumError
+            If the downloaded tarball's md5 is wrong.
+        rserini.lucene.prebuilt.DownloadError
+            If the download fails (offline, HTTP error, interrupted transfer).
         """
-        raise NotSupportedError(
-            f"prebuilt Pyserini indexes ({prebuilt_index_name!r}) are Lucene indexes; build an "
-            "rserini index from the corpus with `rserini index` and open its folder"
-        )
+        from rserini.lucene.prebuilt import prebuilt_index_path
+
+        if verbose:
+            print(f"Attempting to initialize prebuilt index {prebuilt_index_name}.")
+        path = prebuilt_index_path(prebuilt_index_name, download=download)
+        if verbose:
+            print(f"Initializing {prebuilt_index_name} from {path}...")
+        return cls(path)
 
     def set_bm25(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
         """Sets the BM25 parameters of later searches.
@@ -340,10 +321,24 @@ class LuceneSearcher:
         return f"BM25(k1={np.float32(self.k1)},b={np.float32(self.b)})"
 
     def _batch(
-        self, queries: list[str], k: int, threads: int
+        self,
+        queries: list[str],
+        k: int,
+        threads: int,
+        fields: Mapping[str, float] | None = None,
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
-        """``(ids, scores)`` of ``queries`` under the current similarity and feedback."""
+        """``(ids, scores)`` of ``queries`` under the current similarity and feedback,
+        over ``fields`` with their boosts when given."""
         feedback = self.rm3 if self.rm3 is not None else self.rocchio
+        if fields:
+            if self.mu is not None or feedback is not None:
+                raise NotSupportedError(
+                    "fields= searches with BM25 alone here: call set_bm25, unset_rm3 and "
+                    "unset_rocchio first"
+                )
+            return self.index.batch_search(
+                queries, k=k, threads=threads, scoring=self.scoring, fields=dict(fields)
+            )
         if feedback is not None and self.mu is not None:
             raise NotSupportedError(
                 "feedback runs over BM25 here: call set_bm25 before set_rm3 or set_rocchio"
@@ -360,14 +355,12 @@ class LuceneSearcher:
             return {"model": "qld", "mu": self.mu}
         return {"scoring": self.scoring}
 
-    def _check(self, query_generator: object, fields: Mapping[str, float] | None) -> None:
+    def _check(self, query_generator: object) -> None:
         if query_generator is not None:
             raise NotSupportedError(
                 "custom query generators are not supported: queries are always Anserini's "
                 "bag of words (one clause per distinct term, boosted by its count)"
             )
-        if fields:
-            raise NotSupportedError("multi-field search is not supported: one field is indexed")
 
     def search(
         self,
@@ -386,8 +379,12 @@ class LuceneSearcher:
             The query text (a query matching no term gives no hits).
         k
             Number of hits.
-        query_generator, fields
-            Only the defaults (``None``, no fields) are supported.
+        query_generator
+            Only the default (``None``) is supported.
+        fields
+            Fields to search with their boosts, e.g. ``{"contents": 1.0, "title": 0.5}``
+            on a Lucene index built with Anserini's ``-fields title`` (the BEIR
+            ``multifield`` indexes), as Pyserini; BM25 only.
         strip_segment_id
             Cut each docid at its first ``.``, as Pyserini does for segmented corpora.
         remove_dups
@@ -403,12 +400,12 @@ class LuceneSearcher:
         QueryError
             For ``k <= 0``.
         NotSupportedError
-            For a query generator, fields or a Lucene query object.
+            For a query generator, a Lucene query object, or fields with QLD or feedback.
         """
         if not isinstance(q, str):
             raise NotSupportedError("only query strings are supported, not Lucene Query objects")
-        self._check(query_generator, fields)
-        ids, scores = self._batch([q], k, 1)
+        self._check(query_generator)
+        ids, scores = self._batch([q], k, 1, fields)
         hits = _hits(self.index, ids[0], scores[0])
         if not (strip_segment_id or remove_dups):
             return hits
@@ -445,7 +442,7 @@ class LuceneSearcher:
         threads
             Search threads.
         query_generator, fields
-            Only the defaults are supported.
+            As in :meth:`search`.
 
         Returns
         -------
@@ -457,12 +454,12 @@ class LuceneSearcher:
         ValueError
             If ``queries`` and ``qids`` differ in length.
         """
-        self._check(query_generator, fields)
+        self._check(query_generator)
         if len(queries) != len(qids):
             raise ValueError(f"{len(queries)} queries but {len(qids)} query ids")
         if not queries:
             return {}
-        ids, scores = self._batch(list(queries), k, max(1, int(threads)))
+        ids, scores = self._batch(list(queries), k, max(1, int(threads)), fields)
         return {str(qid): _hits(self.index, ids[i], scores[i]) for i, qid in enumerate(qids)}
 
     def doc(self, docid: str | int) -> Document | None:
@@ -470,12 +467,15 @@ class LuceneSearcher:
 
         A docid indexed more than once (``duplicates="keep"``) gives its first copy, as
         Pyserini does; an internal id of a later copy also gives the first copy, where
-        Pyserini gives that copy.
+        Pyserini gives that copy. Of a Lucene index, the document's stored fields as
+        Anserini wrote them: ``raw()`` and ``contents()`` are ``None`` where they were
+        not stored, as in Pyserini.
 
         Parameters
         ----------
         docid
-            The docid, or an internal id (:attr:`ScoredDoc.lucene_docid`).
+            The docid, or an internal id (:attr:`ScoredDoc.lucene_docid`; Lucene's docid
+            in a Lucene index).
 
         Returns
         -------
@@ -485,26 +485,14 @@ class LuceneSearcher:
         Raises
         ------
         NotSupportedError
-            If the index stores no documents.
+            If the index is an rserini index that stores no documents.
         """
         if isinstance(docid, int):
-            if not 0 <= docid < self.num_docs:
+            found = docid_at(self.index, docid)
+            if found is None:
                 return None
-            found = self.index.docids(np.array([docid], dtype=np.int32))
-            if not found:
-                return None
-            docid = str(found[0])
-        reader = getattr(self.index, "doc", None)
-        if reader is None:
-            raise NotSupportedError(_NO_STORE)
-        try:
-            fields = reader(docid)
-            contents = self.index.contents(docid)
-        except UnknownDocidError:
-            return None
-        except QueryError as e:
-            raise NotSupportedError(f"{_NO_STORE} ({e})") from None
-        return Document(docid, fields, contents)
+            docid = found
+        return read_document(self.index, docid, self.lucene)
 
     def batch_get_docs(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         """Stored documents by docid, as Pyserini's ``batch_get_docs``.
@@ -579,6 +567,7 @@ class LuceneSearcher:
             For values outside those ranges, or an index without a document store (its
             message names the fix: rebuild with ``store=True``).
         """
+        self._check_feedback_text("RM3")
         rm3 = Rm3(
             **_given(
                 fb_terms=fb_terms,
@@ -589,6 +578,26 @@ class LuceneSearcher:
         )
         self.index.check_feedback(rm3)
         self.rm3 = rm3
+
+    def _check_feedback_text(self, model: str) -> None:
+        """Feedback reads the feedback documents' stored text: a Lucene index must have
+        kept its ``contents`` field."""
+        if not self.lucene:
+            return
+        for internal in range(64):
+            docid = docid_at(self.index, internal)
+            if docid is None:
+                return
+            document = read_document(self.index, docid, True)
+            if document is None:
+                continue
+            if document.contents() is None:
+                raise NotSupportedError(
+                    f"{model} reads the feedback documents' terms from their stored text, "
+                    "and this Lucene index was written without -storeContents (Pyserini "
+                    "reads its document vectors, -storeDocvectors, which rserini does not)"
+                )
+            return
 
     def unset_rm3(self) -> None:
         """Turns RM3 feedback off."""
@@ -631,6 +640,7 @@ class LuceneSearcher:
             For values outside those ranges, or an index without a document store (its
             message names the fix: rebuild with ``store=True``).
         """
+        self._check_feedback_text("Rocchio")
         rocchio = Rocchio(
             **_given(
                 top_fb_terms=top_fb_terms,

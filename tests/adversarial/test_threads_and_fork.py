@@ -25,6 +25,9 @@ SCRIPT = textwrap.dedent(
     import tempfile
 
     import rserini
+    from rserini.formats import read_documents
+    from rserini.project_index import ProjectIndex
+    from rserini.retrieval import Document, LexicalRetriever
 
     DOCS = [(f"d{i}", f"w{i % 13} shared text number {i}") for i in range(3000)]
     QUERIES = [f"w{i % 13} text" for i in range(64)]
@@ -51,6 +54,24 @@ SCRIPT = textwrap.dedent(
             return INDEX.batch_search_pairs(QUERIES, k=3, threads=2)
         if name == "analyze_batch":
             return rserini.Analyzer("lucene-english").analyze_batch(QUERIES * 20)
+        if name == "read_documents":
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "c.jsonl")
+                with open(path, "w") as f:
+                    for docid, text in DOCS[:500]:
+                        f.write('{"id": "%s", "contents": "%s"}\\n' % (docid, text))
+                return read_documents(path)
+        if name == "lexical_index":
+            retriever = LexicalRetriever()
+            retriever.index([Document(docid, text) for docid, text in DOCS])
+            return retriever.search("w3 text", 5)
+        if name == "project_index":
+            with tempfile.TemporaryDirectory() as tmp:
+                for i in range(40):
+                    with open(os.path.join(tmp, f"f{i}.py"), "w") as f:
+                        f.write("\\n".join(f"def w{j % 13}_{i}(): return {j}" for j in range(50)))
+                project = ProjectIndex.open(tmp)
+                return len(project.index), project.index.search_pairs("w3_7", k=3)
         if name == "commit":
             index = rserini.Index.build(DOCS[:200], progress=False)
             index.add([("new", "fresh text")])
@@ -99,6 +120,9 @@ OPERATIONS = [
     "batch_search_pairs",
     "analyze_batch",
     "commit",
+    "read_documents",
+    "lexical_index",
+    "project_index",
 ]
 
 

@@ -8,10 +8,12 @@
 ...     print(session.search("start broad", "router").text.splitlines()[0])
 Showing ranks 1-1 of 1 cached hits for search_id=s1
 
-The package has three parts: ``tools/`` (the tools, their session and what they render),
+The package has four parts: ``tools/`` (the tools, their session and what they render),
 ``servers/`` (the tools behind a protocol: MCP, HTTP, JSON-lines RPC, an agent API's tool
-call) and ``runs/`` (agents over query sets, their records and metrics). Nothing here
-imports an optional dependency; the MCP server imports ``mcp`` only when it starts.
+call), ``llm/`` (model endpoints: OpenAI Chat Completions and Responses, Anthropic
+Messages) and ``runs/`` (agents over query sets, their records, the judge and the
+metrics). Nothing here imports an optional dependency: the MCP server imports ``mcp`` when
+it starts, a model client its SDK when it is made.
 """
 
 from rserini.agent.runs.scripted import ScriptedAgent
@@ -19,7 +21,13 @@ from rserini.agent.runs.trajectory import Trajectory
 from rserini.agent.servers.dispatch import dispatch
 from rserini.agent.tools.budget import TimeBudget
 from rserini.agent.tools.options import ToolOptions
-from rserini.agent.tools.schemas import anthropic_tools, mcp_tools, openai_tools
+from rserini.agent.tools.schemas import (
+    anthropic_tools,
+    mcp_tools,
+    openai_responses_tools,
+    openai_tools,
+    strict_parameters,
+)
 from rserini.agent.tools.session import SearchSession
 
 __all__ = [
@@ -31,5 +39,7 @@ __all__ = [
     "anthropic_tools",
     "dispatch",
     "mcp_tools",
+    "openai_responses_tools",
     "openai_tools",
+    "strict_parameters",
 ]

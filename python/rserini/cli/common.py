@@ -1,5 +1,5 @@
-"""What the ``rserini`` commands share: the scoring and algorithm options and the
-progress rule.
+"""What the ``rserini`` commands share: the index options, the scoring and algorithm
+options and the progress rule.
 
 Every command family is one module of :mod:`rserini.cli` with an ``add_commands``
 function that adds its subcommands to the main parser, each with ``func`` set to the
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypeAlias
 
 from rserini._core import ALGORITHMS, DEFAULT_MU, MODELS
@@ -87,3 +88,35 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
     return value
+
+
+INDEX_HELP = (
+    "index folder: an rserini index, a sharded one, or a Lucene index written by "
+    "Anserini or Pyserini (read without a JVM, never written)"
+)
+
+
+def add_index_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """Adds ``--index`` and its alternative ``--prebuilt`` (one of them is needed when
+    ``required``)."""
+    g = p.add_mutually_exclusive_group(required=required)
+    g.add_argument("--index", type=Path, default=None, help=INDEX_HELP)
+    g.add_argument(
+        "--prebuilt",
+        metavar="NAME",
+        default=None,
+        help="one of Pyserini's prebuilt Lucene indexes by name (e.g. "
+        "beir-v1.0.0-scifact.flat): the copy in Pyserini's cache ($PYSERINI_CACHE or "
+        "~/.cache/pyserini), else downloaded there with its md5 checked",
+    )
+
+
+def index_folder(args: argparse.Namespace) -> Path | None:
+    """The folder of ``--index``, or of ``--prebuilt`` (downloaded first if not cached);
+    ``None`` if neither was given."""
+    if getattr(args, "prebuilt", None) is None:
+        index: Path | None = args.index
+        return index
+    from rserini.lucene.prebuilt import prebuilt_index_path
+
+    return prebuilt_index_path(args.prebuilt, progress=progress(True))

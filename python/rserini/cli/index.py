@@ -13,9 +13,12 @@ from rserini._core import (
     DEFAULT_MAX_LINE_BYTES,
     DEFAULT_MEMORY_MB,
     Index,
+    lucene_info,
 )
-from rserini.cli.common import Subcommands, progress
+from rserini.cli.common import Subcommands, add_index_args, index_folder, progress
 from rserini.distributed.options import RAY_INSTALL
+from rserini.exceptions import NotAnIndexError
+from rserini.folders import FolderKind, folder_kind
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -96,9 +99,11 @@ def add_commands(sub: Subcommands) -> None:
         help="describe an index: format, counts, analyzer, sizes, segments",
         description="Describe an index folder: its format version, the rserini version that "
         "wrote it, its generation, analyzer, document, term and posting counts, average "
-        "document length, sizes in bytes and segments (--json for a JSON object).",
+        "document length, sizes in bytes and segments (--json for a JSON object). Of a "
+        "Lucene index (or --prebuilt NAME): the Lucene version, commit generation, "
+        "documents, segments and fields.",
     )
-    p.add_argument("--index", required=True, type=Path, help="index folder")
+    add_index_args(p)
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.set_defaults(func=_cmd_info)
 
@@ -138,6 +143,7 @@ def _add_shard_args(p: argparse.ArgumentParser) -> None:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
+    _writable(args.index)
     if args.shards is not None:
         return _index_sharded(args)
     if args.ray is not None:
@@ -210,7 +216,19 @@ def _index_sharded(args: argparse.Namespace) -> int:
     return 0
 
 
+def _writable(folder: Path) -> None:
+    """Refuses a Lucene folder, which rserini only reads."""
+    if folder_kind(folder) is FolderKind.LUCENE:
+        raise NotAnIndexError(
+            f"{folder} is a Lucene index: rserini searches it as it is but never writes to "
+            "a Lucene folder; index the documents into a new rserini index with `rserini "
+            "index --input CORPUS --index NEW_FOLDER`",
+            str(folder),
+        )
+
+
 def _cmd_delete(args: argparse.Namespace) -> int:
+    _writable(args.index)
     index = Index.load(args.index)
     index.delete(args.docids)
     index.commit()
@@ -220,7 +238,11 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    info = {**Index.load(args.index).info(), "path": str(args.index)}
+    folder = index_folder(args)
+    assert folder is not None  # argparse requires --index or --prebuilt
+    if folder_kind(folder) is FolderKind.LUCENE:
+        return _lucene_info(folder, args.json)
+    info = {**Index.load(folder).info(), "path": str(folder)}
     info["avgdl"] = round(info["avgdl"], 3)
     if args.json:
         print(json.dumps(info, indent=2))
@@ -237,3 +259,41 @@ def _cmd_info(args: argparse.Namespace) -> int:
         else:
             print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
     return 0
+
+
+def _lucene_info(folder: Path, as_json: bool) -> int:
+    """Describes a Lucene index folder (read only)."""
+    info = {"kind": "lucene", **lucene_info(folder), "path": str(folder)}
+    if as_json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"path: {folder}")
+    print(
+        f"kind: Lucene index, written by Lucene {info['lucene_version']} (created by Lucene "
+        f"{info['created_major']}); searched as is, never written"
+    )
+    print(f"generation: {info['generation']} (segments_{_base36(info['generation'])})")
+    print(f"documents: {info['documents']:,}")
+    print(f"deleted: {info['deleted']:,}")
+    print("segments:")
+    for seg in info["segments"]:
+        compound = ", compound file" if seg["compound"] else ""
+        print(
+            f"  {seg['name']}: {seg['documents']:,} documents, {seg['deleted']:,} deleted "
+            f"({seg['codec']}, Lucene {seg['lucene_version']}{compound})"
+        )
+    print("fields:")
+    for field in info["fields"]:
+        extras = [name for name in ("norms", "term_vectors") if field[name]]
+        print(f"  {field['name']}: {field['index_options']}" + "".join(f", {e}" for e in extras))
+    return 0
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out

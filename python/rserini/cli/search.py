@@ -10,12 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from rserini._core import ANALYZER_PRESETS, Index, read_queries
+from rserini._core import ANALYZER_PRESETS, read_queries
 from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.cli.common import (
     Subcommands,
     add_algorithm_arg,
+    add_index_args,
     add_model_args,
+    index_folder,
     model_kwargs,
     progress,
 )
@@ -30,7 +32,8 @@ def add_commands(sub: Subcommands) -> None:
     p = sub.add_parser(
         "search",
         help="search an index, or the files under the current folder",
-        description="Search an index. Without --index, the text and code files "
+        description="Search an index (--index: rserini, sharded or Lucene; --prebuilt: one of "
+        "Pyserini's prebuilt Lucene indexes by name). Without either, the text and code files "
         "under --root (default: the current folder, honouring "
         ".gitignore; generated, binary and huge files skipped) are indexed "
         f"as chunks of {CHUNK_LINES} lines with the `code` analyzer, cached in .rserini/, "
@@ -38,8 +41,10 @@ def add_commands(sub: Subcommands) -> None:
         "path:first-last  score  first matching line.",
     )
     p.add_argument("query", nargs="+", metavar="QUERY", help="query words")
-    p.add_argument("--index", type=Path, default=None, help="index folder (default: index --root)")
-    p.add_argument("--root", default=".", help="folder to search when no --index is given")
+    add_index_args(p, required=False)
+    p.add_argument(
+        "--root", default=".", help="folder to search when no --index or --prebuilt is given"
+    )
     p.add_argument(
         "--analyzer",
         choices=ANALYZER_PRESETS,
@@ -60,9 +65,12 @@ def add_commands(sub: Subcommands) -> None:
         "run",
         help="batch retrieval to a TREC run file",
         description="Run every query of a BEIR queries.jsonl or a qid<TAB>text TSV "
-        "file and write a TREC run (qid Q0 docid rank score tag).",
+        "file and write a TREC run (qid Q0 docid rank score tag). The index is an rserini, "
+        "sharded or Lucene index folder (--index), or one of Pyserini's prebuilt Lucene "
+        "indexes by name (--prebuilt, read from Pyserini's cache or downloaded into it); "
+        "with --pyserini the run is the one Pyserini writes on that index.",
     )
-    p.add_argument("--index", required=True, type=Path, help="index folder")
+    add_index_args(p)
     p.add_argument("--queries", required=True, type=Path, help="queries.jsonl or .tsv")
     p.add_argument("--output", required=True, type=Path, help="run file to write")
     p.add_argument("--k", type=int, default=1000, help="hits per query (default 1000)")
@@ -93,7 +101,7 @@ def add_commands(sub: Subcommands) -> None:
         "and their sum (the score search gives).",
     )
     p.add_argument("query", nargs="+", metavar="QUERY")
-    p.add_argument("--index", required=True, type=Path, help="index folder")
+    add_index_args(p)
     p.add_argument("--docid", required=True, help="document to explain")
     add_model_args(p)
     p.set_defaults(func=_cmd_explain)
@@ -124,10 +132,11 @@ def _search_project(args: argparse.Namespace, query: str) -> int:
 
 def _cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
-    if args.index is None:
+    folder = index_folder(args)
+    if folder is None:
         return _search_project(args, query)
     hits = ranked(
-        open_searchable(args.index), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
+        open_searchable(folder), query, args.k, algorithm=args.algorithm, **model_kwargs(args)
     )
     if args.json:
         print(
@@ -152,11 +161,13 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from rserini.eval import Feedback, retrieve_ranked
 
-    if (args.pyserini or args.rm3 or args.rocchio) and is_sharded(args.index):
+    folder = index_folder(args)
+    assert folder is not None  # argparse requires --index or --prebuilt
+    if (args.pyserini or args.rm3 or args.rocchio) and is_sharded(folder):
         raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
     if args.pyserini:
-        return _run_as_pyserini(args, Index.load(args.index), _queries(args))
-    index = open_searchable(args.index)
+        return _run_as_pyserini(args, folder, _queries(args))
+    index = open_searchable(folder)
     queries = _queries(args)
     for qid, _ in queries:
         check_run_ids(qid, [])  # before a long search, not after
@@ -197,7 +208,7 @@ def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
     return queries
 
 
-def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple[str, str]]) -> int:
+def _run_as_pyserini(args: argparse.Namespace, index: Path, queries: list[tuple[str, str]]) -> int:
     """Writes the run Pyserini would: its rounding, tie nudging and --remove-query."""
     from rserini.pyserini import LuceneSearcher, run, write_run
 
@@ -233,6 +244,8 @@ def _run_as_pyserini(args: argparse.Namespace, index: Index, queries: list[tuple
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    index = open_searchable(args.index)
+    folder = index_folder(args)
+    assert folder is not None  # argparse requires --index or --prebuilt
+    index = open_searchable(folder)
     print(index.explain(" ".join(args.query), args.docid, **model_kwargs(args)), end="")
     return 0

@@ -13,6 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
+from rserini.agent.servers.connections import ServerLimits
+from rserini.agent.servers.http_server import HTTP_THREADS
 from rserini.agent.tools.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.tools.options import ToolOptions
 from rserini.cli.bm25_args import add_k1_b
@@ -53,6 +55,27 @@ def add_mcp_parser(servers: Subcommands) -> None:
         'stdout, logs on stderr). Needs the MCP SDK: pip install "rserini[agent]".',
     )
     add_tool_arguments(p)
+    c = p.add_argument_group("conversations (each has its own ids, cache and budget)")
+    c.add_argument(
+        "--new-session-tool",
+        action="store_true",
+        help="offer a new_session tool that starts a fresh conversation (not one of pi's)",
+    )
+    c.add_argument(
+        "--idle-reset",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a call after this long without one starts a new conversation (default: never)",
+    )
+    c.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each conversation's run record and raw events to DIR when it ends "
+        "(what agent-eval reads)",
+    )
     p.set_defaults(func=_cmd_serve_mcp)
 
 
@@ -140,8 +163,11 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
             k1=args.k1,
             b=args.b,
             options=tool_options(args),
-            budget=time_budget(args),
+            budget=lambda: time_budget(args),
             spill_dir=args.spill_dir,
+            record_dir=args.record,
+            idle_reset=args.idle_reset,
+            new_session_tool=args.new_session_tool,
         )
     except (MissingDependencyError, ValueError) as e:
         print(f"rserini: error: {e}", file=sys.stderr)
@@ -150,7 +176,7 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
 
 
 def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
-    """The index, BM25 and address flags of the http and rpc servers."""
+    """The index, BM25, address and connection flags of the http and rpc servers."""
     p.add_argument("--index", required=True, type=Path, help="index folder (with documents)")
     add_k1_b(p)
     p.add_argument(
@@ -158,6 +184,33 @@ def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
         default="127.0.0.1",
         help="address to bind (default 127.0.0.1: this machine only)",
     )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=ServerLimits.max_connections,
+        help="connections open at once; one more is refused (default %(default)s)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=ServerLimits.idle_timeout,
+        help="seconds before a silent connection is closed (default %(default)s)",
+    )
+
+
+def _answer_promptly() -> None:
+    """A 1 ms GIL switch interval (instead of 5 ms): a cheap request waits less for the
+    interpreter while another client's command runs Python code (previews, rendering)."""
+    sys.setswitchinterval(0.001)
+
+
+def _limits(args: argparse.Namespace) -> ServerLimits | None:
+    """The connection flags, or ``None`` after printing why they are refused."""
+    try:
+        return ServerLimits(args.max_connections, args.idle_timeout)
+    except ValueError as e:
+        print(f"rserini: error: {e}", file=sys.stderr)
+        return None
 
 
 def add_http_parser(servers: Subcommands) -> None:
@@ -179,6 +232,12 @@ def add_http_parser(servers: Subcommands) -> None:
         "Anserini path)",
     )
     p.add_argument("--no-timings", action="store_true", help="no timingMs in responses")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=HTTP_THREADS,
+        help="requests run at once (default %(default)s)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no request log")
     p.set_defaults(func=_cmd_serve_http)
 
@@ -208,6 +267,12 @@ def _cmd_serve_http(args: argparse.Namespace) -> int:
     from rserini.agent.servers.backend import IndexBackend
     from rserini.agent.servers.http_server import HttpApi, serve_http
 
+    limits = _limits(args)
+    if limits is None:
+        return 1
+    if args.threads < 1:
+        print("rserini: error: --threads must be at least 1", file=sys.stderr)
+        return 1
     try:
         backend = IndexBackend(Index.load(args.index), k1=args.k1, b=args.b)
     except ValueError as e:
@@ -217,9 +282,11 @@ def _cmd_serve_http(args: argparse.Namespace) -> int:
         backend,
         preview_depth=None if args.excerpts_everywhere else 50,
         record_timings=not args.no_timings,
+        threads=args.threads,
     )
+    _answer_promptly()
     with contextlib.suppress(KeyboardInterrupt):
-        serve_http(api, args.host, args.port, quiet=args.quiet)
+        serve_http(api, args.host, args.port, quiet=args.quiet, limits=limits)
     return 0
 
 
@@ -230,6 +297,9 @@ def _cmd_serve_rpc(args: argparse.Namespace) -> int:
     from rserini.agent.servers.backend import IndexBackend
     from rserini.agent.servers.rpc_server import RpcHandler, serve_stdio, serve_tcp
 
+    limits = _limits(args)
+    if limits is None:
+        return 1
     if args.threads < 1:
         print("rserini: error: --threads must be at least 1", file=sys.stderr)
         return 1
@@ -246,5 +316,6 @@ def _cmd_serve_rpc(args: argparse.Namespace) -> int:
         if args.stdio:
             serve_stdio(handler)
         else:
-            serve_tcp(handler, args.host, args.port)
+            _answer_promptly()
+            serve_tcp(handler, args.host, args.port, limits=limits)
     return 0

@@ -185,6 +185,7 @@ def _pyserini_side(
     max_heap: str,
     texts: Sequence[str] = (),
     mode: Mapping[str, Any] | None = None,
+    index: Path | None = None,
 ) -> tuple[dict[str, Any], list[list[str]], list[dict[str, _Hits]]]:
     check_available()
     collection = work / "collection"
@@ -207,6 +208,8 @@ def _pyserini_side(
         spec["analyze"] = str(work / "texts.jsonl")
     if docs:
         spec["collection"] = str(collection)
+    if index is not None:
+        spec["index"] = str(index)
     if queries:
         with open(work / "queries.jsonl", "w", encoding="utf-8") as out:
             for qid, text in queries:
@@ -444,6 +447,7 @@ def compare(
     max_heap: str = "4g",
     runs_dir: StrPath | None = None,
     mode: Mapping[str, Any] | None = None,
+    lucene_index: StrPath | None = None,
 ) -> ParityReport:
     """Runs the same documents and queries through Pyserini and rserini and compares them.
 
@@ -485,6 +489,10 @@ def compare(
         The model both sides run instead of BM25: ``{"model": "qld", "mu": 1000.0}`` is
         Pyserini's ``set_qld(1000)`` (``settings`` then only sets the number of runs;
         give one pair).
+    lucene_index
+        A Lucene index folder (built by Anserini or Pyserini from ``corpus``) that both
+        sides search instead of indexing: Pyserini's ``LuceneSearcher`` on it, and
+        rserini's ``Index.load`` of it. Only the queries' tokens are compared then.
 
     Returns
     -------
@@ -528,6 +536,9 @@ def compare(
             raise ParityError(f"query id {qid!r} appears twice")
         seen_qids.add(qid)
     threads = threads or 2
+    lucene = Path(lucene_index) if lucene_index is not None else None
+    if lucene is not None:
+        docs = []
     texts = [contents for _, contents in docs] + [text for _, text in topics]
 
     with tempfile.TemporaryDirectory(prefix="rserini-parity-") as tmp:
@@ -535,14 +546,17 @@ def compare(
         work.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         stats, tokens, pyserini_runs = _pyserini_side(
-            docs, topics, settings, k, work, threads, max_heap, texts, mode
+            docs, topics, settings, k, work, threads, max_heap, texts, mode, lucene
         )
         pyserini_seconds = time.perf_counter() - start
 
     start = time.perf_counter()
-    index = Index.build(
-        docs, analyzer="lucene-english", threads=threads, progress=False, duplicates="keep"
-    )
+    if lucene is not None:
+        index = Index.load(lucene)
+    else:
+        index = Index.build(
+            docs, analyzer="lucene-english", threads=threads, progress=False, duplicates="keep"
+        )
     rserini_runs = _rserini_runs(index, topics, settings, k, threads, mode)
     rserini_seconds = time.perf_counter() - start
     ours = Analyzer("lucene-english").analyze_batch(texts)
@@ -578,7 +592,7 @@ def compare(
 
     return ParityReport(
         corpus=str(corpus_path),
-        documents=len(docs),
+        documents=len(index) if lucene is not None else len(docs),
         queries=len(topics),
         k=k,
         remove_query=remove_query,

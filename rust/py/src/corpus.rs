@@ -91,12 +91,16 @@ pub fn read_documents(
     max_line_bytes: usize,
 ) -> PyResult<Vec<(String, String)>> {
     let mut docs = Vec::new();
+    // On a fork-aware pool: rayon's global pool hangs in a forked child.
     py.detach(|| {
-        corpus::read_documents(&path, false, max_line_bytes, |batch| {
-            docs.extend(batch.into_iter().map(|d| (d.docid, d.contents)));
-            Ok(())
+        crate::threads::with_threads(None, || {
+            corpus::read_documents(&path, false, max_line_bytes, |batch| {
+                docs.extend(batch.into_iter().map(|d| (d.docid, d.contents)));
+                Ok(())
+            })
         })
     })
+    .map_err(CoreError)?
     .map_err(CoreError)?;
     Ok(docs)
 }

@@ -313,7 +313,10 @@ pub fn _lexical_fit(
 ) -> PyResult<(PyTfidfArm, PyBm25Arm)> {
     let mode = mode(tokenizer)?;
     let texts: Vec<&str> = texts.iter().map(|t| t.to_str()).collect::<PyResult<_>>()?;
-    let (t, b) = py.detach(|| lexical::fit(mode, &texts));
+    // On a fork-aware pool: rayon's global pool hangs in a forked child.
+    let (t, b) = py
+        .detach(|| crate::threads::with_threads(None, || lexical::fit(mode, &texts)))
+        .map_err(CoreError)?;
     Ok((
         PyTfidfArm { inner: Arc::new(t) },
         PyBm25Arm { inner: Arc::new(b) },

@@ -13,6 +13,7 @@ mod fusion;
 mod global_stats;
 mod index;
 mod lexical;
+mod lucene_info;
 mod merge;
 mod project;
 mod query_limits;
@@ -50,6 +51,8 @@ mod _core {
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
         PyTfidfArm,
     };
+    #[pymodule_export]
+    use crate::lucene_info::lucene_info;
     #[pymodule_export]
     use crate::merge::merge_topk;
     #[pymodule_export]

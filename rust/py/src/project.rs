@@ -79,7 +79,14 @@ pub fn read_source_files(
 ) -> PyResult<Vec<Read>> {
     let rules = GeneratedRules::new(&[], generated_markers, header_lines, max_line_bytes)
         .map_err(CoreError)?;
-    let reads = py.detach(|| walk::read_sources(&root, &paths, max_file_bytes, &rules));
+    // On a fork-aware pool: rayon's global pool hangs in a forked child.
+    let reads = py
+        .detach(|| {
+            crate::threads::with_threads(None, || {
+                walk::read_sources(&root, &paths, max_file_bytes, &rules)
+            })
+        })
+        .map_err(CoreError)?;
     Ok(reads
         .into_iter()
         .map(|read| match read {

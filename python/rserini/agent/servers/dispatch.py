@@ -10,6 +10,10 @@ Accepts the call as a dict or as the SDK's object (anything with ``model_dump()`
 - Anthropic ``tool_use`` blocks (``{"type": "tool_use", "id", "name", "input"}``) give
   ``{"type": "tool_result", "tool_use_id", "content": [...], "is_error"}``.
 
+With ``drop_nulls=True`` (calls made against
+:func:`~rserini.agent.tools.schemas.strict_parameters`) arguments whose value is ``null``
+and that the tool does not require are removed, so their defaults apply.
+
 Arguments that are not valid JSON are read as ``{}``, as pi's providers read them, so the
 model gets the schema errors of an empty call. Failures are results with the error flag,
 never exceptions.
@@ -43,9 +47,12 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
-def dispatch(session: SearchSession, call: object) -> tuple[dict[str, object], ToolResult]:
+def dispatch(
+    session: SearchSession, call: object, *, drop_nulls: bool = False
+) -> tuple[dict[str, object], ToolResult]:
     """Runs ``call`` on ``session``; returns the result message for the model's API and
-    the :class:`ToolResult` (its ``is_error`` says whether the call failed).
+    the :class:`ToolResult` (its ``is_error`` says whether the call failed). With
+    ``drop_nulls``, optional arguments given as ``null`` are left out (strict schemas).
 
     Raises
     ------
@@ -53,8 +60,16 @@ def dispatch(session: SearchSession, call: object) -> tuple[dict[str, object], T
         If ``call`` is not a tool call of a known shape (a caller's bug, not the model's).
     """
     c = _as_dict(call)
+
+    def run(name: object, arguments: object, call_id: str | None) -> ToolResult:
+        if drop_nulls and isinstance(arguments, Mapping):
+            spec = next((s for s in session.tools if s.name == name), None)
+            required = spec.required if spec is not None else ()
+            arguments = {k: v for k, v in arguments.items() if v is not None or k in required}
+        return session.call(str(name), arguments, call_id)
+
     if c.get("type") == "tool_use":
-        result = session.call(str(c.get("name")), c.get("input", {}), _id(c, "id"))
+        result = run(c.get("name"), c.get("input", {}), _id(c, "id"))
         return {
             "type": "tool_result",
             "tool_use_id": c.get("id"),
@@ -62,9 +77,7 @@ def dispatch(session: SearchSession, call: object) -> tuple[dict[str, object], T
             "is_error": result.is_error,
         }, result
     if c.get("type") == "function_call":
-        result = session.call(
-            str(c.get("name")), parse_arguments(c.get("arguments")), _id(c, "call_id")
-        )
+        result = run(c.get("name"), parse_arguments(c.get("arguments")), _id(c, "call_id"))
         return {
             "type": "function_call_output",
             "call_id": c.get("call_id"),
@@ -72,9 +85,7 @@ def dispatch(session: SearchSession, call: object) -> tuple[dict[str, object], T
         }, result
     function = c.get("function")
     if isinstance(function, Mapping):
-        result = session.call(
-            str(function.get("name")), parse_arguments(function.get("arguments")), _id(c, "id")
-        )
+        result = run(function.get("name"), parse_arguments(function.get("arguments")), _id(c, "id"))
         return {"role": "tool", "tool_call_id": c.get("id"), "content": result.text}, result
     raise ValueError(
         "not a tool call: expected an OpenAI tool_calls entry, an OpenAI function_call item "

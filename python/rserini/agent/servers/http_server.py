@@ -16,6 +16,10 @@ omitted rather than ``null``):
 Numbers are floored (pi-search sends integers). A malformed request gets a 4xx status and
 ``{"error": "<message>"}``, which pi-search shows as
 ``<backend> backend search failed: HTTP 400: {"error":"..."}``; the server carries on.
+
+Requests run on a pool of ``threads`` workers; connections are capped (one more gets a
+503) and closed when idle (:class:`ServerLimits`). Each response goes out in one write on a
+``TCP_NODELAY`` socket, so a kept-alive connection does not wait on Nagle's algorithm.
 """
 
 from __future__ import annotations
@@ -25,21 +29,24 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
 from rserini.agent.servers.request_json import MAX_REQUEST_BYTES, parse_request
 from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
 from rserini.agent.tools.java_rules import round3_all
 from rserini.agent.tools.jsformat import js_json
 from rserini.exceptions import QueryError
 
-__all__ = ["MAX_BODY_BYTES", "HttpApi", "HttpError", "serve_http"]
+__all__ = ["HTTP_THREADS", "MAX_BODY_BYTES", "HttpApi", "HttpError", "http_server", "serve_http"]
 
 MAX_BODY_BYTES = MAX_REQUEST_BYTES
 """Largest request body read."""
 PREVIEW_DEPTH = 50
+HTTP_THREADS = 4
+"""Requests run at once, by default."""
 
 
 class HttpError(Exception):
@@ -98,6 +105,8 @@ class HttpApi:
         for every rank.
     record_timings
         Put ``timingMs`` in responses.
+    threads
+        Requests run at once, at most (on workers of their own).
     """
 
     def __init__(
@@ -107,11 +116,13 @@ class HttpApi:
         preview_depth: int | None = PREVIEW_DEPTH,
         record_timings: bool = True,
         clock: Callable[[], float] = time.perf_counter,
+        threads: int = HTTP_THREADS,
     ) -> None:
         self.backend = backend
         self.preview_depth = preview_depth
         self.record_timings = record_timings
         self.clock = clock
+        self._pool = WorkerPool(threads)
 
     def route(self, path: str) -> Callable[[object], dict[str, object]] | None:
         """The endpoint of ``path`` (query string ignored), or ``None``."""
@@ -201,7 +212,7 @@ class HttpApi:
                 raise HttpError(400, f"the body is not UTF-8: {e}") from None
             except ValueError as e:
                 raise HttpError(400, f"the body is not JSON: {e}") from None
-            return 200, endpoint(parsed)
+            return 200, self._pool.run(lambda: endpoint(parsed))
         except HttpError as e:
             return e.status, {"error": str(e)}
         except QueryError as e:  # a query over the limits
@@ -211,8 +222,7 @@ class HttpApi:
             return 500, {"error": f"internal error: {type(e).__name__}: {e}"}
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
+class _Server(BoundedServer):
     api: HttpApi
     quiet: bool
 
@@ -242,18 +252,9 @@ class _Handler(BaseHTTPRequestHandler):
                     body = self.rfile.read(size)
         if status is None:
             status, reply = self.server.api.answer(self.command, self.path, body)
-        data = js_json(reply).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        if body is None:  # an unread body would be taken for the next request
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        if status == HTTPStatus.METHOD_NOT_ALLOWED:
-            self.send_header("Allow", "POST")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
+        headers = {"Allow": "POST"} if status == HTTPStatus.METHOD_NOT_ALLOWED else {}
+        # An unread body would be taken for the next request.
+        self._send(status, js_json(reply).encode("utf-8"), headers, close=body is None)
 
     # Every method is answered (405 for all but POST), in the one JSON error shape.
     do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _serve  # noqa: N815
@@ -262,18 +263,53 @@ class _Handler(BaseHTTPRequestHandler):
         """The standard library's own refusals (a malformed request line or headers), in
         the same JSON error shape, closing the connection."""
         data = js_json({"error": message or HTTPStatus(code).phrase}).encode("utf-8")
-        self.send_response(code, message)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Connection", "close")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
-        self.close_connection = True
+        self._send(code, data, {}, close=True)
+
+    def _send(self, status: int, data: bytes, headers: dict[str, str], *, close: bool) -> None:
+        """The status line, headers and JSON body in one write."""
+        self.log_request(status)
+        lines = [
+            f"{self.protocol_version} {status} {HTTPStatus(status).phrase}",
+            f"Server: {self.version_string()}",
+            f"Date: {self.date_time_string()}",
+            "Content-Type: application/json; charset=utf-8",
+            f"Content-Length: {len(data)}",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        if close:
+            lines.append("Connection: close")
+            self.close_connection = True
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        if self.request_version == "HTTP/0.9":  # a bare "GET /": no status line, no headers
+            head = b""
+        self.wfile.write(head if self.command == "HEAD" else head + data)
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             super().log_message(format, *args)  # to stderr
+
+
+def http_server(
+    api: HttpApi,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    quiet: bool = False,
+    limits: ServerLimits | None = None,
+) -> BoundedServer:
+    """The bound server, not yet serving (``serve_forever()``; ``shutdown()`` from another
+    thread; close it, or use it as a context manager). ``limits``: :class:`ServerLimits`'
+    defaults if ``None``."""
+    limits = limits or ServerLimits()
+    server = _Server((host, port), _Handler, limits, "http")
+    server.api = api
+    server.quiet = quiet
+    error = js_json({"error": f"too many connections (at most {limits.max_connections})"})
+    server.refusal = (
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+        f"Content-Length: {len(error)}\r\nConnection: close\r\n\r\n{error}"
+    ).encode()
+    return server
 
 
 def serve_http(
@@ -283,14 +319,18 @@ def serve_http(
     *,
     quiet: bool = False,
     ready: Callable[[str], None] | None = None,
+    limits: ServerLimits | None = None,
 ) -> None:
     """Serves until interrupted. Once the port is bound, ``ready`` (default: print to
     stdout) gets ``{"type":"server_ready","transport":"http","host":...,"port":...}``."""
-    with _Server((host, port), _Handler) as server:
-        server.api = api
-        server.quiet = quiet
+    with http_server(api, host, port, quiet=quiet, limits=limits) as server:
         line = js_json(
-            {"type": "server_ready", "transport": "http", "host": host, "port": server.server_port}
+            {
+                "type": "server_ready",
+                "transport": "http",
+                "host": host,
+                "port": server.server_address[1],
+            }
         )
         if ready is None:
             print(line, flush=True)

@@ -2,7 +2,9 @@
 
 Every request (an HTTP body, an RPC line) is at most :data:`MAX_REQUEST_BYTES`, the
 core's default query limit, so that no request can ask for more work than one maximal
-query; highlight and rerank clues are at most :data:`MAX_CLUES`. :func:`parse_request`
+query; highlight and rerank clues are at most :data:`MAX_CLUES`, and documents rendered
+in one request at most :data:`MAX_RENDER_DOCIDS` (a 1 MiB line of docids times the
+clues took half a minute). :func:`parse_request`
 refuses numbers JSON cannot echo (``NaN``, ``Infinity``, ``1e400``) and nesting too deep
 to parse, each as a ``ValueError``.
 """
@@ -12,12 +14,14 @@ from __future__ import annotations
 import json
 import math
 
-__all__ = ["MAX_CLUES", "MAX_REQUEST_BYTES", "parse_request"]
+__all__ = ["MAX_CLUES", "MAX_RENDER_DOCIDS", "MAX_REQUEST_BYTES", "parse_request"]
 
 MAX_REQUEST_BYTES = 1024 * 1024
 """Longest HTTP body or RPC line read; a longer one is refused."""
 MAX_CLUES = 256
 """Most highlight or rerank clues in one request."""
+MAX_RENDER_DOCIDS = 1000
+"""Most documents rendered by one ``render_search_results``."""
 
 
 def _constant(name: str) -> object:

@@ -17,7 +17,9 @@ refused (Java would decode it with replacement characters); a line that is not a
 object gets this module's message (Jackson's wording is not reproduced).
 
 Over TCP the first stdout line is the readiness line ``{"type":"server_ready",...}``;
-each connection is answered line by line, at most ``threads`` commands at once.
+each connection is answered line by line. Commands run on a pool of ``threads`` workers,
+``ping`` on the connection's own thread, so it is never queued behind heavy commands;
+connections are capped and closed when idle (:class:`ServerLimits`).
 """
 
 from __future__ import annotations
@@ -25,19 +27,31 @@ from __future__ import annotations
 import math
 import socketserver
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from io import BufferedIOBase
 from typing import IO, Any
 
 from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
 from rserini.agent.servers.java_json import java_json
-from rserini.agent.servers.request_json import MAX_CLUES, MAX_REQUEST_BYTES, parse_request
+from rserini.agent.servers.request_json import (
+    MAX_CLUES,
+    MAX_RENDER_DOCIDS,
+    MAX_REQUEST_BYTES,
+    parse_request,
+)
 from rserini.agent.tools.excerpt import clue_tokens
 from rserini.agent.tools.java_rules import java_blank, round3_all
 
-__all__ = ["MAX_LINE_BYTES", "RpcHandler", "answer_stream", "serve_stdio", "serve_tcp"]
+__all__ = [
+    "MAX_LINE_BYTES",
+    "RpcHandler",
+    "answer_stream",
+    "serve_stdio",
+    "serve_tcp",
+    "tcp_server",
+]
 
 MAX_LINE_BYTES = MAX_REQUEST_BYTES
 """Longest request line read; a longer one is refused and skipped."""
@@ -175,7 +189,7 @@ class RpcHandler:
         self.init_ms = init_ms
         self.clock = clock
         self.started = clock()
-        self._slots = threading.BoundedSemaphore(threads)
+        self._pool = WorkerPool(threads)
         self._commands: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
             "search": self._search,
             "render_search_results": self._render,
@@ -259,11 +273,8 @@ class RpcHandler:
         handler = self._commands.get(kind)
         if handler is None:
             raise RpcError(f"Unknown command type: {kind}")
-        if kind == "ping":  # never queued behind heavy commands
-            payload = handler(command)
-        else:
-            with self._slots:
-                payload = handler(command)
+        # ping runs here, never queued behind heavy commands on the pool.
+        payload = handler(command) if kind == "ping" else self._pool.run(lambda: handler(command))
         now = self.clock()
         payload["timing_ms"] = {
             "command": round3((now - started) * 1000),
@@ -310,6 +321,11 @@ class RpcHandler:
         raw_docids = command.get("docids")
         if not isinstance(raw_docids, list):
             raise RpcError("render_search_results docids must be a JSON array of strings")
+        if len(raw_docids) > MAX_RENDER_DOCIDS:
+            raise RpcError(
+                f"render_search_results takes at most {MAX_RENDER_DOCIDS} docids "
+                f"(got {len(raw_docids)})"
+            )
         docids = [
             _require_string(d, "render_search_results docids must contain only strings")
             for d in raw_docids
@@ -401,16 +417,15 @@ def _lines(stream: _Binary) -> Iterator[bytes | None]:
         yield line
 
 
-def _too_long() -> str:
+def _refused(error: str) -> str:
+    """The answer to a line that was not read as a command."""
     return java_json(
-        {
-            "id": None,
-            "type": "response",
-            "command": "unknown",
-            "success": False,
-            "error": f"Command line longer than {MAX_LINE_BYTES} bytes.",
-        }
+        {"id": None, "type": "response", "command": "unknown", "success": False, "error": error}
     )
+
+
+def _too_long() -> str:
+    return _refused(f"Command line longer than {MAX_LINE_BYTES} bytes.")
 
 
 def answer_stream(handler: RpcHandler, reader: _Binary, writer: _Binary) -> None:
@@ -428,9 +443,7 @@ def serve_stdio(handler: RpcHandler) -> None:
     answer_stream(handler, sys.stdin.buffer, sys.stdout.buffer)
 
 
-class _Server(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(BoundedServer):
     rpc: RpcHandler
 
 
@@ -438,10 +451,26 @@ class _Connection(socketserver.StreamRequestHandler):
     server: _Server
 
     def handle(self) -> None:
-        try:
-            answer_stream(self.server.rpc, self.rfile, self.wfile)
-        except OSError as e:  # the client went away
-            print(f"rserini serve rpc: connection closed: {e}", file=sys.stderr)
+        # A client that hangs up or goes quiet ends here (OSError): the server stays silent.
+        answer_stream(self.server.rpc, self.rfile, self.wfile)
+
+
+def tcp_server(
+    handler: RpcHandler,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    limits: ServerLimits | None = None,
+) -> BoundedServer:
+    """The bound server, not yet serving (``serve_forever()``; ``shutdown()`` from another
+    thread; close it, or use it as a context manager). ``limits``: :class:`ServerLimits`'
+    defaults if ``None``."""
+    limits = limits or ServerLimits()
+    server = _Server((host, port), _Connection, limits, "rpc")
+    server.rpc = handler
+    server.refusal = (
+        _refused(f"Too many connections (at most {limits.max_connections}).") + "\n"
+    ).encode("utf-8")
+    return server
 
 
 def serve_tcp(
@@ -449,11 +478,11 @@ def serve_tcp(
     host: str = "127.0.0.1",
     port: int = 0,
     ready: Callable[[str], None] | None = None,
+    limits: ServerLimits | None = None,
 ) -> None:
     """Serves TCP connections until interrupted; ``ready`` (default: print to stdout) gets
     the readiness line once the port is bound."""
-    with _Server((host, port), _Connection) as server:
-        server.rpc = handler
+    with tcp_server(handler, host, port, limits) as server:
         line = handler.ready_line(host, server.server_address[1])
         if ready is None:
             print(line, flush=True)

@@ -2,8 +2,16 @@
 
 pi-search's three tools (names, descriptions, parameter schemas, prompt snippets and
 guidelines word for word), plus ``find_in_document`` when enabled. :func:`openai_tools`,
-:func:`anthropic_tools` and :func:`mcp_tools` give plain dicts for OpenAI function calling,
-Anthropic tool use and MCP ``tools/list``.
+:func:`openai_responses_tools`, :func:`anthropic_tools` and :func:`mcp_tools` give plain
+dicts for OpenAI Chat Completions and Responses function calling, Anthropic tool use and
+MCP ``tools/list``.
+
+Strict function calling (the Responses API's default, the Agents SDK's
+``strict_json_schema=True``) makes every property required, which would turn an omitted
+``offset``/``limit`` into an explicit value. :func:`strict_parameters` gives the strict
+form: every property required, the optional ones nullable (``"type": ["number", "null"]``);
+``dispatch(..., drop_nulls=True)`` removes the nulls before the call, so pi's defaults
+still apply.
 """
 
 from __future__ import annotations
@@ -21,7 +29,9 @@ __all__ = [
     "ToolSpec",
     "anthropic_tools",
     "mcp_tools",
+    "openai_responses_tools",
     "openai_tools",
+    "strict_parameters",
     "tool_specs",
 ]
 
@@ -222,6 +232,42 @@ def mcp_tools(options: ToolOptions | None = None) -> list[dict[str, object]]:
             "title": s.label,
             "description": s.description,
             "inputSchema": copy.deepcopy(s.parameters),
+        }
+        for s in tool_specs(options)
+    ]
+
+
+def strict_parameters(spec: ToolSpec) -> dict[str, object]:
+    """``spec``'s parameters for strict function calling: every property required, the
+    optional ones nullable, no other property allowed."""
+    parameters = copy.deepcopy(spec.parameters)
+    properties = parameters["properties"]
+    assert isinstance(properties, dict)
+    for name, schema in properties.items():
+        if name not in spec.required:
+            schema["type"] = [schema["type"], "null"]
+    parameters["required"] = list(properties)
+    parameters["additionalProperties"] = False
+    return parameters
+
+
+def openai_responses_tools(
+    options: ToolOptions | None = None, *, strict: bool = False
+) -> list[dict[str, object]]:
+    """OpenAI Responses ``tools``: flat ``{"type": "function", "name", "description",
+    "parameters", "strict"}``.
+
+    With ``strict=False`` (default) the schemas are pi's and optional arguments stay
+    optional. With ``strict=True`` they are :func:`strict_parameters`; dispatch the calls
+    with ``drop_nulls=True``.
+    """
+    return [
+        {
+            "type": "function",
+            "name": s.name,
+            "description": s.description,
+            "parameters": strict_parameters(s) if strict else copy.deepcopy(s.parameters),
+            "strict": strict,
         }
         for s in tool_specs(options)
     ]

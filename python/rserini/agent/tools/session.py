@@ -128,6 +128,9 @@ class SearchSession:
     spill_dir
         Where truncated outputs are saved in full; by default a temporary folder removed
         when the session closes.
+    max_events
+        Keep only the last ``max_events`` events (a long-lived session); ``None`` (default)
+        keeps all of them, as an agent run's record needs.
 
     Raises
     ------
@@ -145,8 +148,12 @@ class SearchSession:
         options: ToolOptions | None = None,
         budget: TimeBudget | None = None,
         spill_dir: str | Path | None = None,
+        max_events: int | None = None,
     ) -> None:
         self.reader = ToolIndex(index, Bm25(k1, b))
+        if max_events is not None and max_events < 0:
+            raise ValueError(f"max_events must be >= 0 (got {max_events})")
+        self.max_events = max_events
         self.index = index
         self.k1 = k1
         self.b = b
@@ -191,6 +198,8 @@ class SearchSession:
                     "isError": result.is_error,
                 }
             )
+            if self.max_events is not None and len(self.events) > self.max_events:
+                del self.events[: len(self.events) - self.max_events]
             return result
 
     def search(self, reason: str, query: str) -> ToolResult:

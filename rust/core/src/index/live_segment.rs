@@ -26,6 +26,10 @@ pub struct LiveSegment {
     /// Materialized BM25 postings, shared by the clones of this segment
     /// (they do not depend on deletions).
     pub(crate) impacts: Arc<ImpactCache>,
+    /// Whether the deleted documents still count in the collection
+    /// statistics (N, lengths, df, cf), as in a Lucene index until its
+    /// segments merge.
+    pub(crate) stats_count_deleted: bool,
 }
 
 impl LiveSegment {
@@ -70,7 +74,26 @@ impl LiveSegment {
             live_total_terms,
             tokens,
             impacts: Arc::default(),
+            stats_count_deleted: false,
         }
+    }
+
+    /// A segment of a Lucene index with Lucene's deletions: the deleted
+    /// documents are never hits but still count in the collection
+    /// statistics, as Lucene counts them until its segments merge.
+    pub(crate) fn counting_deleted(
+        data: Arc<SegmentData>,
+        deletions: Option<Arc<Deletions>>,
+    ) -> Self {
+        let mut segment = LiveSegment::with_deletions(data, None, None, None);
+        segment.live_nonempty = segment.data.lengths.iter().filter(|&&l| l > 0).count() as u64;
+        segment.live_total_terms = segment.tokens;
+        segment.stats_count_deleted = true;
+        segment.deletions = deletions.filter(|d| d.count() > 0);
+        if let Some(del) = &segment.deletions {
+            segment.live_docs -= del.count() as u64;
+        }
+        segment
     }
 
     /// The segment's documents and postings.
@@ -94,7 +117,8 @@ impl LiveSegment {
         self.deletions.is_some()
     }
 
-    /// Live document frequency of term `ord`.
+    /// Document frequency of term `ord` in the statistics: live documents
+    /// only, unless deleted ones count ([`LiveSegment::counting_deleted`]).
     pub fn live_df(&self, ord: u32) -> u32 {
         match &self.live_df {
             Some(df) => df.get(ord as usize).copied().unwrap_or(0),

@@ -83,7 +83,13 @@ pub struct Index {
     tfidf_norms: OnceLock<Vec<Vec<f64>>>,
     /// Distinct terms and postings, counted on first use: not load work.
     term_counts: OnceLock<(u64, u64)>,
+    /// The other fields searched by name, each an index of the same
+    /// documents in the same segments ([`Index::with_fields`]).
+    fields: Arc<Vec<(String, Arc<Index>)>>,
 }
+
+/// The name of the field an index searches by default (Anserini's).
+pub const MAIN_FIELD: &str = "contents";
 
 /// Live docids to global ids.
 struct DocidLookup {
@@ -139,7 +145,47 @@ impl Index {
             docid_lookup: OnceLock::new(),
             tfidf_norms: OnceLock::new(),
             term_counts: OnceLock::new(),
+            fields: Arc::default(),
         })
+    }
+
+    /// This index with other fields of its documents searchable by name
+    /// (`fields=` of a search): each an index of the same documents, in
+    /// segments of the same sizes and deletions, with its own statistics.
+    pub fn with_fields(mut self, fields: Vec<(String, Index)>) -> Result<Index> {
+        let mut named = Vec::with_capacity(fields.len());
+        for (name, field) in fields {
+            let same = field.segments.len() == self.segments.len()
+                && field.segments.iter().zip(&self.segments).all(|(a, b)| {
+                    a.data.len() == b.data.len() && a.deletions.as_deref() == b.deletions.as_deref()
+                });
+            if !same || name == MAIN_FIELD || named.iter().any(|(n, _)| *n == name) {
+                return Err(Error::Argument(format!(
+                    "field {name:?} is not a distinct field of the same documents"
+                )));
+            }
+            named.push((name, Arc::new(field)));
+        }
+        self.fields = Arc::new(named);
+        Ok(self)
+    }
+
+    /// The index of field `name`: this one for [`MAIN_FIELD`].
+    pub fn field(&self, name: &str) -> Option<&Index> {
+        if name == MAIN_FIELD {
+            return Some(self);
+        }
+        self.fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| &**f)
+    }
+
+    /// The names of the searchable fields, [`MAIN_FIELD`] first.
+    pub fn field_names(&self) -> Vec<&str> {
+        std::iter::once(MAIN_FIELD)
+            .chain(self.fields.iter().map(|(n, _)| n.as_str()))
+            .collect()
     }
 
     /// Builds a one-segment index from documents, with a document store if `store`.
@@ -367,7 +413,7 @@ impl Index {
         for s in &self.segments {
             if let Some(ord) = s.data.term_ord(term) {
                 s.data.for_each_posting(ord, |d, tf| {
-                    if !s.is_deleted(d) {
+                    if s.stats_count_deleted || !s.is_deleted(d) {
                         cf += u64::from(tf);
                     }
                 });
@@ -412,9 +458,16 @@ impl Index {
         let segments = self
             .segments
             .iter()
-            .map(|s| LiveSegment::with_deletions(s.data.clone(), s.deletions.clone(), None, None))
+            .map(|s| {
+                let mut copy = s.clone();
+                copy.name = None;
+                copy.deletions_file = None;
+                copy
+            })
             .collect();
-        Index::from_segments(self.analyzer.clone(), segments, None)
+        let mut index = Index::from_segments(self.analyzer.clone(), segments, None)?;
+        index.fields = self.fields.clone();
+        Ok(index)
     }
 
     /// The same index, recorded as saved in `dir` as `generation`.

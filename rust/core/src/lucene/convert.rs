@@ -34,19 +34,52 @@ pub struct ConversionReport {
 }
 
 /// Opens the Lucene index in `path` and converts it, searching the field
-/// `contents` with Lucene's English analyzer (Anserini's default).
+/// `contents` with Lucene's English analyzer (Anserini's default), and
+/// every other text field (Anserini's `-fields`) by name.
 pub fn load(path: &Path) -> Result<Index> {
     let lucene = LuceneIndex::open(path)?;
-    convert(&lucene, CONTENTS_FIELD).map(|(index, _)| index)
+    let (index, _) = convert(&lucene, CONTENTS_FIELD)?;
+    let mut others = Vec::new();
+    for name in text_fields(&lucene) {
+        if name != CONTENTS_FIELD {
+            others.push((name.clone(), convert_field(&lucene, &name, false)?.0));
+        }
+    }
+    index.with_fields(others)
 }
 
-/// Converts `lucene`, searching `field`.
+/// The fields indexed with frequencies and norms in some segment: those
+/// BM25 can search, in name order.
+pub fn text_fields(lucene: &LuceneIndex) -> Vec<String> {
+    let mut names: Vec<String> = lucene
+        .segments
+        .iter()
+        .flat_map(|s| &s.fields.fields)
+        .filter(|f| f.index_options >= IndexOptions::DocsAndFreqs && f.has_norms())
+        .map(|f| f.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Converts `lucene`, searching `field`, with its stored documents.
 pub fn convert(lucene: &LuceneIndex, field: &str) -> Result<(Index, ConversionReport)> {
+    convert_field(lucene, field, true)
+}
+
+/// Converts `lucene`, searching `field`, with the stored documents if
+/// `store`.
+fn convert_field(
+    lucene: &LuceneIndex,
+    field: &str,
+    store: bool,
+) -> Result<(Index, ConversionReport)> {
     let analyzer = Arc::new(Analyzer::preset("lucene-english")?);
     let mut report = ConversionReport::default();
     let mut segments = Vec::with_capacity(lucene.segments.len());
     for segment in &lucene.segments {
-        segments.push(convert_segment(segment, field, &mut report)?);
+        segments.push(convert_segment(segment, field, store, &mut report)?);
     }
     Ok((Index::from_segments(analyzer, segments, None)?, report))
 }
@@ -79,6 +112,7 @@ fn format_of<'f>(segment: &LuceneSegment, f: &'f FieldInfo) -> Result<(&'f str, 
 fn convert_segment(
     segment: &LuceneSegment,
     field: &str,
+    store: bool,
     report: &mut ConversionReport,
 ) -> Result<LiveSegment> {
     let max_doc = segment.max_doc();
@@ -135,7 +169,7 @@ fn convert_segment(
                 .map_err(|e| segment.tim_error(e.to_string()))?;
         }
     }
-    let stored = docs.iter().any(|d| d.raw.is_some() || d.contents.is_some());
+    let stored = store && docs.iter().any(|d| d.raw.is_some() || d.contents.is_some());
     let store = stored.then(|| {
         let mut writer = DocStoreWriter::default();
         for d in &docs {
@@ -152,12 +186,7 @@ fn convert_segment(
         }
         Arc::new(set)
     });
-    Ok(LiveSegment::with_deletions(
-        Arc::new(data),
-        deletions,
-        None,
-        None,
-    ))
+    Ok(LiveSegment::counting_deleted(Arc::new(data), deletions))
 }
 
 /// The terms of `info`'s postings format in `segment`, and the index of

@@ -14,7 +14,7 @@ pub const SUPPORTED_CODECS: [&str; 6] = [
 ];
 
 /// What this build reads, in words, for version errors.
-pub const SUPPORTED: &str = "indexes written by Lucene 9.0 to 9.11 (codecs Lucene90 to Lucene99: Anserini 0.15 and later, Pyserini 0.17 to 1.x)";
+pub const SUPPORTED: &str = "indexes written by Lucene 9.0 to 9.11 (codecs Lucene90 to Lucene99, as Anserini and Pyserini write them)";
 
 /// A Lucene version (major, minor, bugfix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -64,6 +64,8 @@ impl Commit {
     pub fn read(dir: &Directory) -> Result<Commit> {
         let (name, generation) = dir.newest_commit()?;
         let file = dir.file(&name)?;
+        // The checksum first, so that damage is never taken for a version.
+        file.check_footer()?;
         let mut input = file.input();
         // Version 9 is Lucene 7.4 to 8.5, 10 is 8.6 to 9.x.
         let magic = input.read_be_int()?;
@@ -147,7 +149,6 @@ impl Commit {
                     .saturating_sub(super::input::FOOTER_LENGTH)
             )));
         }
-        file.check_footer()?;
         Ok(Commit {
             generation,
             lucene_version,

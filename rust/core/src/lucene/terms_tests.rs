@@ -270,16 +270,21 @@ fn pyserini_indexes_named_by_the_environment() {
         let dir = Path::new(dir);
         let text = std::fs::read_to_string(dump).unwrap();
         let (mut terms, mut postings, mut segments) = (0, 0, 0);
+        let mut walk_time = std::time::Duration::ZERO;
         for dump in parse_dumps(&text) {
             let files = read_dir(dir, &dump.segment);
+            let start = std::time::Instant::now();
+            walk(dir, &files, &dump, &id_of(&files, &dump), false).unwrap();
+            walk_time += start.elapsed();
             let (t, p) = compare(dir, &files, &dump).unwrap();
             terms += t;
             postings += p;
             segments += 1;
         }
         eprintln!(
-            "{}: {segments} segments, {terms} terms, {postings} postings equal",
-            dir.display()
+            "{}: {segments} segments, {terms} terms, {postings} postings equal; read in {:.1} ms",
+            dir.display(),
+            walk_time.as_secs_f64() * 1e3
         );
     }
 }

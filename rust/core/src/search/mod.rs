@@ -28,6 +28,7 @@ use crate::index::Index;
 pub mod cursor;
 mod exhaustive;
 mod explain;
+mod fields;
 pub mod limits;
 mod model;
 pub mod pruned;
@@ -41,6 +42,7 @@ mod weight;
 mod tests;
 
 pub use explain::{Explanation, TermExplanation, explain};
+pub use fields::search_fields;
 pub use model::{Algorithm, Model};
 use query::TermOrds;
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};

@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use super::model::{Algorithm, Model};
 use super::query::{self, QueryTerm, ScoredDoc, TermOrds};
 use super::statistics::Statistics;
-use super::top_k;
 use super::weight::Weight;
+use super::{search_fields, top_k};
 use crate::error::{Error, Result};
 use crate::global_stats::GlobalStats;
 use crate::index::Index;
@@ -69,7 +69,7 @@ impl<'q> From<&'q str> for Query<'q> {
 
 /// What a search asks for. Built with [`Request::new`] and the `with_`
 /// methods; the options not given are the index's own statistics, no
-/// feedback and [`Algorithm::Auto`].
+/// feedback, the main field and [`Algorithm::Auto`].
 #[derive(Clone, Debug)]
 pub struct Request {
     /// The scoring model.
@@ -83,6 +83,10 @@ pub struct Request {
     pub stats: Option<Arc<GlobalStats>>,
     /// Pseudo-relevance feedback, over a Lucene BM25 `model`.
     pub feedback: Option<Arc<dyn Feedback>>,
+    /// Fields searched instead of the main one, with their boosts (see
+    /// [`search_fields`](super::search_fields)): BM25, the index's own
+    /// statistics, no feedback.
+    pub fields: Option<Vec<(String, f32)>>,
     /// The number of hits.
     pub k: usize,
 }
@@ -96,6 +100,7 @@ impl Request {
             algorithm: Algorithm::Auto,
             stats: None,
             feedback: None,
+            fields: None,
             k,
         }
     }
@@ -118,6 +123,12 @@ impl Request {
         self
     }
 
+    /// This request over `fields` with their boosts (`None`: the main field).
+    pub fn with_fields(mut self, fields: Option<Vec<(String, f32)>>) -> Self {
+        self.fields = fields;
+        self
+    }
+
     /// This request to depth `k`.
     pub fn with_k(mut self, k: usize) -> Self {
         self.k = k;
@@ -125,12 +136,14 @@ impl Request {
     }
 
     /// Checks that the options go together (feedback runs over Lucene's
-    /// BM25 with the index's own statistics, as Anserini's) and, with an
+    /// BM25 with the index's own statistics, as Anserini's; so do fields,
+    /// without feedback) and, with an
     /// `index`, that it can serve them (feedback reads a document store).
     ///
     /// # Errors
     /// [`Error::Query`] naming the option that does not fit.
     pub fn check(&self, index: Option<&Index>) -> Result<()> {
+        self.fields_bm25()?;
         if let Some(feedback) = &self.feedback {
             self.feedback_bm25(feedback.name())?;
             if let Some(index) = index {
@@ -138,6 +151,22 @@ impl Request {
             }
         }
         Ok(())
+    }
+
+    /// The BM25 of a search over fields, if the request names fields.
+    fn fields_bm25(&self) -> Result<Option<Bm25Params>> {
+        if self.fields.is_none() {
+            return Ok(None);
+        }
+        match self.model {
+            Model::Bm25(params) if self.stats.is_none() && self.feedback.is_none() => {
+                Ok(Some(params))
+            }
+            _ => Err(Error::Query(
+                "fields= searches with BM25 and the index's own statistics, without feedback"
+                    .to_owned(),
+            )),
+        }
     }
 
     /// The first-stage BM25 of feedback named `name`.
@@ -179,6 +208,12 @@ impl Request {
     /// feedback (an index without a document store).
     pub fn search<'q>(&self, index: &Index, query: impl Into<Query<'q>>) -> Result<Vec<ScoredDoc>> {
         let query = query.into();
+        if let (Some(params), Some(fields)) = (self.fields_bm25()?, &self.fields) {
+            let Query::Text(text) = query else {
+                return Err(Error::Query("fields= searches a query text".to_owned()));
+            };
+            return search_fields(index, text, self.k, &params, fields);
+        }
         if let Some(feedback) = &self.feedback {
             let bm25 = self.feedback_bm25(feedback.name())?;
             let Query::Text(text) = query else {

@@ -47,6 +47,7 @@ impl PyIndex {
             algorithm: "auto",
             stats: None,
             feedback: Some(value),
+            fields: None,
             options,
         };
         self.batch_arrays(py, queries, k, threads, &args)
@@ -83,6 +84,7 @@ impl PyIndex {
             algorithm: "auto",
             stats: None,
             feedback: Some(value),
+            fields: None,
             options,
         };
         self.batch_arrays(py, queries, k, threads, &args)
@@ -109,6 +111,7 @@ impl PyIndex {
             algorithm: "auto",
             stats: None,
             feedback: Some(value),
+            fields: None,
             options,
         };
         self.expanded_query(py, query, &args.request(k.0)?)
@@ -134,6 +137,7 @@ impl PyIndex {
             algorithm: "auto",
             stats: None,
             feedback: Some(value),
+            fields: None,
             options,
         };
         // RM3's first stage has its own depth (`fb_docs`, at most 50): k is not read.

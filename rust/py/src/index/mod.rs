@@ -150,6 +150,14 @@ impl PyIndex {
         self.snapshot().len()
     }
 
+    /// The fields ``fields=`` of a search can name: ``"contents"`` first, then
+    /// the others of an index that keeps several (a Lucene index built with
+    /// Anserini's ``-fields``).
+    fn field_names(&self) -> Vec<String> {
+        let index = self.snapshot();
+        index.field_names().into_iter().map(String::from).collect()
+    }
+
     fn __contains__(&self, docid: &str) -> bool {
         self.snapshot().doc(docid).is_ok()
     }
@@ -189,9 +197,22 @@ impl PyIndex {
         }
     }
 
+    /// The original document exactly as stored (Pyserini's ``raw()``: the JSON
+    /// line, or for a Lucene index Anserini's ``raw`` field), ``None`` if only its
+    /// text was kept. Errors as :meth:`doc`.
+    fn raw(&self, docid: &str) -> PyResult<Option<String>> {
+        Ok(self.snapshot().stored(docid).map_err(CoreError)?.raw)
+    }
+
     /// The indexed text of a stored document.
     fn contents(&self, docid: &str) -> PyResult<String> {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
+    }
+
+    /// The internal id of the live document ``docid`` (its first copy), the
+    /// inverse of :meth:`docids`; in a Lucene index, Lucene's own docid.
+    fn internal_id(&self, docid: &str) -> PyResult<u32> {
+        Ok(self.snapshot().doc(docid).map_err(CoreError)?)
     }
 
     /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of

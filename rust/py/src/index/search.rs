@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rserini_core::index::Index;
@@ -38,6 +38,7 @@ pub(super) struct SearchArgs<'a, 'py> {
     pub(super) algorithm: &'a str,
     pub(super) stats: Option<Bound<'py, PyGlobalStats>>,
     pub(super) feedback: Option<Bound<'py, PyAny>>,
+    pub(super) fields: Option<Bound<'py, PyDict>>,
     pub(super) options: Option<Bound<'py, PyDict>>,
 }
 
@@ -53,10 +54,41 @@ impl SearchArgs<'_, '_> {
         let request = Request::new(model, k)
             .with_algorithm(Algorithm::parse(self.algorithm).map_err(CoreError)?)
             .with_stats(self.stats.as_ref().map(|s| Arc::clone(&s.get().inner)))
-            .with_feedback(feedback::from_arg(self.feedback.as_ref())?);
+            .with_feedback(feedback::from_arg(self.feedback.as_ref())?)
+            .with_fields(
+                self.fields
+                    .as_ref()
+                    .map(|f| field_boosts(self.method, f))
+                    .transpose()?,
+            );
         request.check(None).map_err(CoreError)?;
         Ok(request)
     }
+}
+
+/// `fields=`: a dict of field name → boost (a number).
+fn field_boosts(method: &str, fields: &Bound<'_, PyDict>) -> PyResult<Vec<(String, f32)>> {
+    if fields.is_empty() {
+        return Err(PyValueError::new_err(format!(
+            "{method}: fields= needs at least one field, e.g. {{\"contents\": 1.0}}"
+        )));
+    }
+    fields
+        .iter()
+        .map(|(name, boost)| {
+            let name: String = name.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{method}: fields= maps field names (str) to boosts"
+                ))
+            })?;
+            let boost: f64 = boost.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{method}: the boost of field {name:?} must be a number"
+                ))
+            })?;
+            Ok((name, boost as f32))
+        })
+        .collect()
 }
 
 /// Rankings as `batch_search` returns them: `(ids, scores)`, `k` columns,
@@ -106,6 +138,13 @@ impl PyIndex {
     ///     How the top k is found: ``"exhaustive"`` scoring, exact ``"maxscore"`` or
     ///     block-max WAND (``"bmw"``) pruning; every choice returns the same hits,
     ///     ``"auto"`` picks the fastest.
+    /// fields
+    ///     Search these fields with these boosts, as Pyserini's
+    ///     ``search(q, k, fields={"contents": 1.0, "title": 0.5})``: per field BM25
+    ///     under the field's own statistics, summed as Lucene sums a boolean query
+    ///     of boosted per-field queries. ``"contents"`` is the main field; the
+    ///     others are those of the index (:meth:`field_names`). BM25 only, with the
+    ///     index's own statistics and no feedback.
     /// model
     ///     ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
     ///     (query likelihood with Dirichlet smoothing, as Lucene's
@@ -148,9 +187,9 @@ impl PyIndex {
     /// TypeError
     ///     For a ``k`` that is not an int, an unknown keyword, both ``scoring``
     ///     and a keyword of it, or a ``feedback`` that is not a feedback value.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -162,6 +201,7 @@ impl PyIndex {
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
         feedback: Option<Bound<'py, PyAny>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let args = SearchArgs {
@@ -171,6 +211,7 @@ impl PyIndex {
             algorithm,
             stats,
             feedback,
+            fields,
             options,
         };
         let (index, docs) = self.ranked(py, query, args.request(k.0)?)?;
@@ -180,9 +221,9 @@ impl PyIndex {
     /// ``search`` as ``(docid, score)`` tuples, best first, without ``Hit``
     /// objects: the cheapest way to a deep ranking (evaluation, fusion).
     /// Parameters and errors as ``search``.
-    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
+    #[pyo3(signature = (query, k = Hits(10), *, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
+        text_signature = "($self, query, k=10, *, scoring=None, algorithm='auto', stats=None, feedback=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn search_pairs<'py>(
@@ -194,6 +235,7 @@ impl PyIndex {
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
         feedback: Option<Bound<'py, PyAny>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let args = SearchArgs {
@@ -203,6 +245,7 @@ impl PyIndex {
             algorithm,
             stats,
             feedback,
+            fields,
             options,
         };
         let (index, docs) = self.ranked(py, query, args.request(k.0)?)?;
@@ -215,9 +258,9 @@ impl PyIndex {
     /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
     /// snapshot searched even after a commit; an empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search<'py>(
@@ -230,6 +273,7 @@ impl PyIndex {
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
         feedback: Option<Bound<'py, PyAny>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<IdsAndScores<'py>> {
         let args = SearchArgs {
@@ -239,6 +283,7 @@ impl PyIndex {
             algorithm,
             stats,
             feedback,
+            fields,
             options,
         };
         self.batch_arrays(py, queries, k, threads, &args)
@@ -248,9 +293,9 @@ impl PyIndex {
     /// input order, each as ``search_pairs`` gives it (``[]`` for an empty query).
     /// The calling thread makes the tuples of each ranking as soon as it is found,
     /// and searches too (without the GIL) while none is waiting.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_pairs<'py>(
@@ -263,6 +308,7 @@ impl PyIndex {
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
         feedback: Option<Bound<'py, PyAny>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let owned = query_list(queries)?;
@@ -273,6 +319,7 @@ impl PyIndex {
             algorithm,
             stats,
             feedback,
+            fields,
             options,
         };
         let request = args.request(k.0)?;
@@ -294,9 +341,9 @@ impl PyIndex {
     /// ship many rankings between processes (:func:`merge_topk` merges them;
     /// ``Columns.to_pairs()`` gives ``batch_search_pairs``' lists). Parameters and
     /// errors as ``batch_search``.
-    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, **options))]
+    #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
-        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, **options)"
+        text_signature = "($self, queries, k=1000, *, threads=None, scoring=None, algorithm='auto', stats=None, feedback=None, fields=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn batch_search_columns<'py>(
@@ -309,6 +356,7 @@ impl PyIndex {
         algorithm: &str,
         stats: Option<Bound<'py, PyGlobalStats>>,
         feedback: Option<Bound<'py, PyAny>>,
+        fields: Option<Bound<'py, PyDict>>,
         options: Option<Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let owned = query_list(queries)?;
@@ -319,6 +367,7 @@ impl PyIndex {
             algorithm,
             stats,
             feedback,
+            fields,
             options,
         };
         let request = args.request(k.0)?;

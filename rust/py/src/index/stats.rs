@@ -1,8 +1,10 @@
 //! The statistics of `Index`: its counts and sizes (`stats`, `info`), its
-//! collection statistics, and the terms and frequencies of queries.
+//! collection statistics, the terms and frequencies of queries, and the
+//! postings of a term.
 
 use std::path::PathBuf;
 
+use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -111,6 +113,32 @@ impl PyIndex {
         }
         d.set_item("segments", segments)?;
         Ok(d)
+    }
+
+    /// The live postings of ``term``, taken as it is (not analyzed): internal
+    /// ids, ascending, and term frequencies, two int32 arrays, empty when no
+    /// live document holds the term. With ``deleted``, the postings of deleted
+    /// documents too, as a Lucene index keeps them until its segments merge.
+    #[pyo3(signature = (term, *, deleted = false))]
+    fn postings<'py>(
+        &self,
+        py: Python<'py>,
+        term: &str,
+        deleted: bool,
+    ) -> (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray1<i32>>) {
+        let index = self.snapshot();
+        let (mut ids, mut tfs) = (Vec::new(), Vec::new());
+        for (s, segment) in index.segments().iter().enumerate() {
+            if let Some(ord) = segment.data().term_ord(term) {
+                segment.data().for_each_posting(ord, |doc, tf| {
+                    if deleted || !segment.is_deleted(doc) {
+                        ids.push(index.global(s, doc) as i32);
+                        tfs.push(tf as i32);
+                    }
+                });
+            }
+        }
+        (ids.into_pyarray(py), tfs.into_pyarray(py))
     }
 
     /// ``(term, query frequency, known to the index)`` for each distinct query term.

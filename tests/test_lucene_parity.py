@@ -1,0 +1,145 @@
+"""Searching Lucene indexes built by Anserini gives Pyserini's own rankings and scores.
+
+Two sources of truth: the committed fixtures with Pyserini 1.6.0's recorded outputs (every
+Lucene version, checked without a JVM), and indexes of real collections built in the
+session by the installed Pyserini and searched by it live (marker ``parity``). Every file
+of each Lucene folder is byte-identical after rserini read it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rserini
+from lucene_fixtures import (
+    LuceneBuild,
+    committed_indexes,
+    expected_outputs,
+    folder_digest,
+    lucene_index,
+)
+from rserini.pyserini import adjust_ties
+from support import collection
+
+__all__ = ["lucene_index"]  # the session fixture, registered here
+
+
+def read_queries(name: str) -> list[tuple[str, str]]:
+    text = (collection(name) / "queries.jsonl").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [(str(q["_id"]), q["text"]) for q in rows]
+
+
+def rserini_run(
+    index: rserini.Index, queries: Sequence[tuple[str, str]], run: Mapping[str, Any], rounded: bool
+) -> dict[str, list[tuple[str, float]]]:
+    """One run as Pyserini returns it: ``{qid: [(docid, score), ...]}``, the scores
+    Anserini's rounded and tie-adjusted floats on Lucene 9 indexes, raw on Lucene 8."""
+    options: dict[str, Any] = {"k": run["k"], "threads": 1}
+    if run["model"] == "qld":
+        options |= {"model": "qld", "mu": run["mu"]}
+    else:
+        options |= {"k1": run["k1"], "b": run["b"]}
+    if run.get("fields"):
+        options["fields"] = run["fields"]
+    ids, scores = index.batch_search([text for _, text in queries], **options)
+    docids = index.docids(ids)
+    out = {}
+    for (qid, _), row_ids, row_docids, row_scores in zip(queries, ids, docids, scores, strict=True):
+        raw = row_scores[row_ids >= 0]
+        printed = adjust_ties(raw) if rounded else raw.astype(np.float32)
+        out[qid] = [(str(d), float(s)) for d, s in zip(row_docids, printed, strict=False)]
+    return out
+
+
+def agreement(
+    theirs: Mapping[str, Sequence[Sequence[Any]]], ours: Mapping[str, Sequence[Sequence[Any]]]
+) -> dict[str, float]:
+    """Share of queries with the same top 10, share of hits equal in the top 1000 (docid
+    and float32 score), largest score difference."""
+    same10 = hits = equal = 0
+    worst = 0.0
+    for qid, their_hits in theirs.items():
+        our_hits = ours.get(qid, [])
+        same10 += [d for d, _ in their_hits[:10]] == [d for d, _ in our_hits[:10]]
+        hits += max(len(their_hits), len(our_hits))
+        for (d1, s1), (d2, s2) in zip(their_hits, our_hits, strict=False):
+            equal += d1 == d2 and np.float32(s1) == np.float32(s2)
+            worst = max(worst, abs(float(s1) - float(s2)))
+    return {
+        "top10": same10 / max(len(theirs), 1),
+        "top1000": equal / max(hits, 1),
+        "max_diff": worst,
+    }
+
+
+def assert_pyserinis(
+    folder: Path,
+    queries: Sequence[tuple[str, str]],
+    runs: Sequence[Mapping[str, Any]],
+    rounded: bool = True,
+    exact: bool = True,
+) -> None:
+    before = folder_digest(folder)
+    index = rserini.Index.load(folder)
+    for run in runs:
+        found = agreement(run["hits"], rserini_run(index, queries, run, rounded))
+        label = {k: run.get(k) for k in ("model", "k1", "b", "mu", "fields")}
+        assert found["top10"] == 1.0, (label, found)
+        if exact:
+            assert found["top1000"] == 1.0, (label, found)
+        else:
+            assert found["top1000"] >= 0.995, (label, found)
+    assert folder_digest(folder) == before
+
+
+COMMITTED = [c for c in committed_indexes() if c[0] != "8.11.0"]
+
+
+@pytest.mark.parametrize(("version", "name", "folder"), COMMITTED, ids=lambda v: str(v))
+def test_committed_fixtures_give_pyserinis_recorded_runs(
+    version: str, name: str, folder: Path
+) -> None:
+    expected = expected_outputs(name, version)
+    assert_pyserinis(folder, read_queries("adi"), expected["runs"])
+
+
+@pytest.mark.parametrize(("version", "name", "folder"), COMMITTED, ids=lambda v: str(v))
+def test_committed_fixtures_give_pyserinis_documents(version: str, name: str, folder: Path) -> None:
+    expected = expected_outputs(name, version)
+    index = rserini.Index.load(folder)
+    assert len(index) == expected["index"]["stats"]["num_docs"]
+    for docid, doc in expected["docs"].items():
+        if doc is None:
+            with pytest.raises(KeyError):
+                index.doc(docid)
+            continue
+        assert index.raw(docid) == doc["raw"]
+        if doc["contents"] is not None:
+            assert index.contents(docid) == doc["contents"]
+
+
+LIVE_BUILDS = [
+    LuceneBuild("scifact", files=3, threads=2, store_docvectors=True, store_raw=True),
+    LuceneBuild("cacm", files=1, threads=1),
+    LuceneBuild("adi", files=3, threads=2, store_docvectors=True, replaced=5),
+]
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("spec", LIVE_BUILDS, ids=lambda s: s.name)
+def test_live_pyserini_on_a_fresh_build(
+    spec: LuceneBuild, lucene_index: Callable[[LuceneBuild], Path]
+) -> None:
+    from rserini.parity.lucene_expected import default_runs, pyserini_outputs
+
+    folder = lucene_index(spec)
+    queries = read_queries(spec.collection)
+    live = pyserini_outputs(folder, queries, default_runs(spec.fields))
+    assert_pyserinis(folder, queries, live["runs"], exact=False)
