@@ -628,6 +628,10 @@ class Index:
     @property
     def source(self) -> str | None:
         """Origin of the documents, if recorded."""
+    @property
+    def lucene_version(self) -> str | None:
+        """For an index opened from a Lucene folder, the Lucene version that wrote
+        its commit (``"9.9.1"``); else ``None``."""
     def _with_source(self, source: str | None) -> Index:
         """This index's current snapshot, recording ``source`` as the origin of its
         documents when saved (no queued changes; for a sharded build, whose shards

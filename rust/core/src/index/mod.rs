@@ -86,6 +86,9 @@ pub struct Index {
     /// The other fields searched by name, each an index of the same
     /// documents in the same segments ([`Index::with_fields`]).
     fields: Arc<Vec<(String, Arc<Index>)>>,
+    /// The Lucene version that wrote the commit this index was converted
+    /// from, if it was.
+    lucene_version: Option<String>,
 }
 
 /// The name of the field an index searches by default (Anserini's).
@@ -146,7 +149,21 @@ impl Index {
             tfidf_norms: OnceLock::new(),
             term_counts: OnceLock::new(),
             fields: Arc::default(),
+            lucene_version: None,
         })
+    }
+
+    /// This index recorded as converted from a Lucene index whose commit
+    /// Lucene `version` wrote.
+    pub fn from_lucene(mut self, version: String) -> Index {
+        self.lucene_version = Some(version);
+        self
+    }
+
+    /// The Lucene version that wrote the commit this index was converted
+    /// from, if it was.
+    pub fn lucene_version(&self) -> Option<&str> {
+        self.lucene_version.as_deref()
     }
 
     /// This index with other fields of its documents searchable by name
@@ -467,6 +484,7 @@ impl Index {
             .collect();
         let mut index = Index::from_segments(self.analyzer.clone(), segments, None)?;
         index.fields = self.fields.clone();
+        index.lucene_version = self.lucene_version.clone();
         Ok(index)
     }
 

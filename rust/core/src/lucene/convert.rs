@@ -45,7 +45,8 @@ pub fn load(path: &Path) -> Result<Index> {
             others.push((name.clone(), convert_field(&lucene, &name, false)?.0));
         }
     }
-    index.with_fields(others)
+    let version = lucene.commit.lucene_version.to_string();
+    Ok(index.with_fields(others)?.from_lucene(version))
 }
 
 /// The fields indexed with frequencies and norms in some segment: those
@@ -173,7 +174,11 @@ fn convert_segment(
     let store = stored.then(|| {
         let mut writer = DocStoreWriter::default();
         for d in &docs {
-            writer.add(d.contents.as_deref().unwrap_or(""), d.raw.as_deref(), false);
+            let contents = d
+                .contents
+                .clone()
+                .or_else(|| d.raw.as_deref().and_then(raw_contents));
+            writer.add(contents.as_deref().unwrap_or(""), d.raw.as_deref(), false);
         }
         writer.finish()
     });
@@ -187,6 +192,20 @@ fn convert_segment(
         Arc::new(set)
     });
     Ok(LiveSegment::counting_deleted(Arc::new(data), deletions))
+}
+
+/// The `contents` of a raw document that Anserini stored as JSON (its
+/// `JsonCollection`), when `contents` itself was not stored: the text the
+/// feedback models re-analyze, as Anserini reads the same terms from its
+/// document vectors.
+fn raw_contents(raw: &str) -> Option<String> {
+    match serde_json::from_str::<serde_json::Value>(raw)
+        .ok()?
+        .get(CONTENTS_FIELD)?
+    {
+        serde_json::Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The terms of `info`'s postings format in `segment`, and the index of

@@ -42,3 +42,87 @@ fn converts_every_segment_of_an_older_index() {
     assert_eq!(index.stats().num_segments, 2);
     assert_eq!(index.len(), 82);
 }
+
+/// A copy of a committed fixture in a temporary folder, with the names of
+/// its files (the empty `write.lock` aside).
+fn copy_of(name: &str) -> (tempfile::TempDir, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(fixture(name)).unwrap() {
+        let entry = entry.unwrap();
+        let n = entry.file_name().into_string().unwrap();
+        std::fs::copy(entry.path(), tmp.path().join(&n)).unwrap();
+        if n != "write.lock" {
+            names.push(n);
+        }
+    }
+    names.sort();
+    (tmp, names)
+}
+
+/// Whether `result` is the precise error of damage to `name`: a
+/// corruption naming it, or a version error (a flipped version number).
+fn names_the_damage(result: &Result<Index>, name: &str) -> bool {
+    match result {
+        Err(Error::Corrupted { path, .. }) | Err(Error::LuceneVersion { path, .. }) => {
+            path.file_name().is_some_and(|f| f == name)
+                // Damage to a compound file may surface through the files inside it.
+                || (name.ends_with(".cfs") || name.ends_with(".cfe"))
+                    && path.to_string_lossy().contains(".cf")
+        }
+        _ => false,
+    }
+}
+
+const DAMAGED: [&str; 3] = [
+    "9.9.1/adi-3files-2threads-fields-title-raw",
+    "9.9.1/adi-3files-2threads-raw-del5",
+    "9.3.0/adi-3files-2threads-cfs-drop3",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// Any file of any version's index, a bit flipped or cut short, makes
+    /// the whole load (terms, postings, norms, stored fields, every field)
+    /// fail with an error naming that file; never a panic, never an index.
+    #[test]
+    fn a_damaged_file_fails_the_load_naming_it(
+        fixture_at in 0usize..DAMAGED.len(),
+        file in proptest::prelude::any::<usize>(),
+        at in proptest::prelude::any::<usize>(),
+        truncate in proptest::prelude::any::<bool>(),
+    ) {
+        let (tmp, names) = copy_of(DAMAGED[fixture_at]);
+        let name = &names[file % names.len()];
+        let path = tmp.path().join(name);
+        let mut bytes = std::fs::read(&path).unwrap();
+        if truncate {
+            bytes.truncate(at % bytes.len());
+        } else {
+            let bit = at % (8 * bytes.len());
+            bytes[bit / 8] ^= 1 << (bit % 8);
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let result = load(tmp.path());
+        proptest::prop_assert!(
+            names_the_damage(&result, name),
+            "{} {name}: {:?}", DAMAGED[fixture_at], result.map(|_| ())
+        );
+    }
+}
+
+#[test]
+fn foreign_files_are_ignored_unless_they_pose_as_the_newest_commit() {
+    let (tmp, _) = copy_of("9.9.1/adi-1seg-raw");
+    let dir = tmp.path();
+    std::fs::write(dir.join("notes.txt"), b"not Lucene").unwrap();
+    std::fs::write(dir.join("_7.fdt"), b"a stray segment file").unwrap();
+    assert_eq!(load(dir).unwrap().len(), 82);
+    std::fs::write(dir.join("segments_9"), b"a foreign file posing as a commit").unwrap();
+    let result = load(dir);
+    assert!(
+        names_the_damage(&result, "segments_9"),
+        "{:?}",
+        result.map(|_| ())
+    );
+}

@@ -126,6 +126,13 @@ impl PyIndex {
         self.source.clone()
     }
 
+    /// For an index opened from a Lucene folder, the Lucene version that wrote
+    /// its commit (``"9.9.1"``); else ``None``.
+    #[getter]
+    fn lucene_version(&self) -> Option<String> {
+        self.snapshot().lucene_version().map(String::from)
+    }
+
     /// Whether changes are waiting for :meth:`commit`.
     #[getter]
     fn has_pending_changes(&self, py: Python<'_>) -> bool {
