@@ -123,7 +123,7 @@ def grading_judge(seen: Seen) -> Reply:
     if given == "garble":
         return Reply('{"correct": "perhaps"')
     if given == "slow":
-        return Stall(3.0)
+        return Stall(8.0)
     return Reply(verdict_json(bool(gold) and given == gold.group(1), 95, given))
 
 
@@ -140,7 +140,7 @@ def test_answer_columns_by_hand(provider, tmp_path):
     answers = {"1": "A", "2": "X", "3": "C", "4": "D", "5": "E"}
     with MockEndpoint(grading_judge) as mock:
         spec = ModelSpec.parse(f"{provider}:judge", base_url=mock.url(provider), api_key="k")
-        judge = Judge(spec, cache_dir=tmp_path / "cache", timeout_seconds=1.0, backoff=0.01)
+        judge = Judge(spec, cache_dir=tmp_path / "cache", timeout_seconds=3.0, backoff=0.01)
         first = evaluate_answers(records, qrels, judge, answers=answers)
         asked = len(mock.requests)
         again = evaluate_answers(records, qrels, judge, answers=answers)
@@ -152,7 +152,7 @@ def test_answer_columns_by_hand(provider, tmp_path):
     assert [first.per_query[q]["correct"] for q in "12345"] == [True, False, False, False, False]
     assert first.per_query["3"]["verdict"]["error"].startswith("Response incomplete")
     assert first.per_query["4"]["verdict"]["parse_error"] is True
-    assert first.per_query["5"]["verdict"]["error"] == "Judge timed out after 1.0s."
+    assert first.per_query["5"]["verdict"]["error"] == "Judge timed out after 3.0s."
     # Citations: q1 cites 11, 12 against {11, 13}: P 1/2, R 1/2; q2 cites 21 against {99}:
     # P 0, R 0; q3 is not judged, q4 and q5 cite nothing.
     assert first.citation_precision == pytest.approx(0.25)

@@ -190,7 +190,6 @@ def _cmd_agent_run(args: argparse.Namespace) -> int:
     spec = model_spec(args)
     agent: Agent
     if spec is not None:
-        spec.client()  # a missing SDK or key fails before anything runs
         agent = LLMAgent(
             spec,
             args.citation_pattern,

@@ -130,6 +130,16 @@ class Conversation:
         self.tools = [dict(t) for t in tools]
         self.history: list[dict[str, Any]] = [{"role": "user", "content": user}]
 
+    resource = ""
+    """The client attribute path of the API (``chat.completions``, ...)."""
+
+    @classmethod
+    def warm(cls, client: Any) -> None:
+        """Loads the SDK's lazily imported API module now (it takes a while)."""
+        target = client
+        for name in cls.resource.split("."):
+            target = getattr(target, name)
+
     def turn(self, timeout: float) -> Turn:
         """Asks the model for its next message (one HTTP request, ``timeout`` seconds).
 
@@ -159,6 +169,8 @@ class Conversation:
 
 class ChatCompletionsConversation(Conversation):
     """OpenAI Chat Completions (``/chat/completions``)."""
+
+    resource = "chat.completions"
 
     def turn(self, timeout: float) -> Turn:
         extra = self._sampling()
@@ -192,6 +204,8 @@ class ChatCompletionsConversation(Conversation):
 
 class ResponsesConversation(Conversation):
     """OpenAI Responses (``/responses``), stateless: every output item is sent back."""
+
+    resource = "responses"
 
     def turn(self, timeout: float) -> Turn:
         extra = self._sampling()
@@ -231,6 +245,8 @@ class ResponsesConversation(Conversation):
 class AnthropicConversation(Conversation):
     """Anthropic Messages (``/v1/messages``); tool results and a steer share one user turn,
     as the API wants roles to alternate."""
+
+    resource = "messages"
 
     def turn(self, timeout: float) -> Turn:
         extra = self._sampling()

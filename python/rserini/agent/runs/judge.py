@@ -19,7 +19,7 @@ from typing import Any
 
 from rserini.agent.llm.conversation import EndpointError
 from rserini.agent.llm.model import ModelSpec
-from rserini.agent.llm.providers import make_conversation
+from rserini.agent.llm.providers import PROVIDERS, make_conversation
 from rserini.agent.llm.retry import DeadlineError, call_with_retries
 
 __all__ = ["Judge", "Verdict", "judge_prompt", "parse_verdict"]
@@ -226,6 +226,7 @@ class Judge:
         self.max_retries = max_retries
         self.backoff = backoff
         self.client = client if client is not None else model.client()
+        PROVIDERS[model.provider][0].warm(self.client)  # not inside the first verdict's time
 
     def judge(
         self, question: str, response: str, correct_answer: str | None

@@ -17,7 +17,7 @@ from typing import Any
 
 from rserini.agent.llm.conversation import EndpointError, Usage
 from rserini.agent.llm.model import ModelSpec
-from rserini.agent.llm.providers import make_conversation
+from rserini.agent.llm.providers import PROVIDERS, make_conversation
 from rserini.agent.llm.retry import DeadlineError, call_with_retries
 from rserini.agent.runs.citations import NUMERIC_DOCID
 from rserini.agent.runs.prompt import system_prompt, user_prompt
@@ -55,8 +55,13 @@ class LLMAgent:
     prices
         USD per million input and output tokens, for the records' cost (default 0).
     client
-        An SDK client (default: one made from ``model`` at the first run and shared by
-        every run, concurrent ones included).
+        An SDK client (default: one made from ``model`` now, shared by every run,
+        concurrent ones included).
+
+    Raises
+    ------
+    RseriniError
+        If the SDK is missing or there is no API key.
     """
 
     model: ModelSpec
@@ -146,6 +151,11 @@ class LLMAgent:
         )
         record["stats"]["usage"] = self._usage(usage)
         return record, events
+
+    def __post_init__(self) -> None:
+        # The SDK is imported and the client made now, not inside the first run's budget;
+        # a missing SDK or key fails here.
+        PROVIDERS[self.model.provider][0].warm(self._client)
 
     @cached_property
     def _client(self) -> Any:
