@@ -49,7 +49,7 @@ def core_default(path: str, struct: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("cls", "path", "struct"),
-    [(Rm3, "rm3.rs", "Rm3Params"), (Rocchio, "rocchio.rs", "RocchioParams")],
+    [(Rm3, "feedback/rm3.rs", "Rm3Params"), (Rocchio, "feedback/rocchio.rs", "RocchioParams")],
 )
 def test_defaults_are_the_cores(cls: type, path: str, struct: str) -> None:
     default = cls()

@@ -10,8 +10,8 @@ use pyo3::PyTypeInfo;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
-use rserini_core::rm3::Rm3Params;
-use rserini_core::rocchio::RocchioParams;
+use rserini_core::feedback::rm3::Rm3Params;
+use rserini_core::feedback::rocchio::RocchioParams;
 use rserini_core::search::Feedback;
 
 use crate::errors::CoreResult;

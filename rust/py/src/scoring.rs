@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use rserini_core::Error;
 use rserini_core::analysis::{Choice, Stemmer, Stopwords, Tokenizer};
-use rserini_core::qld::QldParams;
+use rserini_core::scoring::qld::QldParams;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, DEFAULT_B, DEFAULT_K1, LengthMode};
 use rserini_core::search::Model;
 

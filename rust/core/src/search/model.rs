@@ -3,8 +3,8 @@
 
 use super::pruned::Pruning;
 use crate::error::{Error, Result};
-use crate::qld::QldParams;
 use crate::scoring::Bm25Params;
+use crate::scoring::qld::QldParams;
 
 /// A scoring model with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -197,7 +197,7 @@ mod tests {
         // A small segment is always scored in full.
         assert_eq!(auto(5_000, 400_000, 390_000, 10), None);
         // Never for a model without block bounds, whatever the sizes.
-        let qld = Model::Qld(crate::qld::QldParams::default());
+        let qld = Model::Qld(crate::scoring::qld::QldParams::default());
         assert_eq!(
             Algorithm::Auto.resolve(&qld, &[1.0, 1.0], &[390_000, 10_000], 1_000_000, 10),
             None

@@ -14,9 +14,9 @@ use super::statistics::Statistics;
 use super::weight::Weight;
 use super::{search_fields, top_k};
 use crate::error::{Error, Result};
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
+use crate::shards::global_stats::GlobalStats;
 
 /// Pseudo-relevance feedback: a first stage under Lucene's BM25, then a new
 /// query of boosted terms made from its best documents. The feedback models

@@ -7,12 +7,12 @@ use proptest::prelude::*;
 
 use crate::analysis::AnalyzerConfig;
 use crate::document::Doc;
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
-use crate::merge::merge_topk;
-use crate::qld::QldParams;
+use crate::scoring::qld::QldParams;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
 use crate::search::{Algorithm, Model, Request, ScoredDoc, query_terms};
+use crate::shards::global_stats::GlobalStats;
+use crate::shards::merge::merge_topk;
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.

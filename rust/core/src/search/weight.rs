@@ -10,7 +10,7 @@ use super::model::Model;
 use super::query::QueryTerm;
 use super::statistics::Statistics;
 use crate::index::Index;
-use crate::qld::QldScorer;
+use crate::scoring::qld::QldScorer;
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
 use crate::segment::SegmentData;
 

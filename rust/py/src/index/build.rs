@@ -9,8 +9,9 @@ use pyo3::types::PyDict;
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::document::Doc;
 use rserini_core::index::{Duplicates, Index, IndexBuilder};
+use rserini_core::project::walk;
 use rserini_core::reorder::Reorder;
-use rserini_core::{Error, corpus, store, walk};
+use rserini_core::{Error, corpus, store};
 
 use super::PyIndex;
 use crate::analyzer::PyAnalyzer;

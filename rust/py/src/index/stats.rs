@@ -8,9 +8,9 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rserini_core::global_stats::GlobalStats;
 use rserini_core::index::IndexStats;
 use rserini_core::scoring::LengthMode;
+use rserini_core::shards::global_stats::GlobalStats;
 use rserini_core::{search, store};
 
 use super::PyIndex;

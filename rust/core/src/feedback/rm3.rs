@@ -22,7 +22,7 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
-use crate::feature_vector::{self as fv, Vector};
+use crate::feedback::feature_vector::{self as fv, Vector};
 use crate::index::Index;
 use crate::scoring::Bm25Params;
 use crate::search::{self, Algorithm, Feedback, Model, Query, Request, ScoredDoc};
