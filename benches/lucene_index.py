@@ -51,6 +51,9 @@ def _rserini(folder: str, queries: list[str], repeat: int) -> dict[str, Any]:
 
 def _pyserini(folder: str, queries: list[str], repeat: int) -> dict[str, Any]:
     start = time.perf_counter()
+    from rserini.parity._java import boot
+
+    boot("4g")  # the JVM and Pyserini's jar, as the parity harness starts them
     from pyserini.search.lucene import LuceneSearcher
 
     searcher = LuceneSearcher(folder)
@@ -91,7 +94,9 @@ def main() -> None:
     for engine in args.engines:
         command = [sys.executable, __file__, args.folder, args.queries, "--child", engine]
         command += ["--queries", str(args.limit), "--repeat", str(args.repeat)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{engine} failed:\n{done.stderr}")
         results[engine] = json.loads(done.stdout.strip().splitlines()[-1])
     if {"rserini", "pyserini"} <= results.keys():
         for k in (10, 1000):

@@ -18,6 +18,14 @@ LANGUAGE_PRESETS = [p for p in rserini.ANALYZER_PRESETS if p.startswith("lucene-
 
 # Sentences and the tokens Pyserini 1.6.0 gives for them.
 EXAMPLES = {
+    "lucene-ar": ("والكتاب الجديد في المكتبة ٢٠٢٤", ["كتاب", "جديد", "مكتب", "2024"]),
+    "lucene-bn": ("আমি বাংলায় গান গাইতে ভালোবাসি", ["আম", "বাংলা\u09df", "গান", "গা", "ভালোবাস"]),
+    "lucene-fi": (
+        "Talossa asui kolme kissaa vuonna 2000",
+        ["talo", "asui", "kolm", "kis", "vuon", "2000"],
+    ),
+    "lucene-hi": ("लड़कों ने किताबें पढ़ीं", ["लडक", "किताब", "पढिं"]),
+    "lucene-te": ("పిల్లలు పాఠశాలకు వెళ్లారు ABC", ["పిల్ల", "పాఠశాలక", "వెళ్లార", "ABC"]),
     "lucene-da": ("Hestene løb over de grønne marker", ["hest", "løb", "grøn", "mark"]),
     "lucene-de": ("Die Häuser der Straße", ["haus", "strass"]),
     "lucene-fr": ("L'avion et les chevaux", ["avion", "cheval"]),
@@ -33,6 +41,12 @@ EXAMPLES = {
 def test_chains(preset: str) -> None:
     text, tokens = EXAMPLES[preset]
     assert Analyzer(preset).analyze(text) == tokens
+
+
+@pytest.mark.parametrize(("code", "why"), [("ja", "Kuromoji"), ("th", "break iterator")])
+def test_japanese_and_thai_say_why_they_are_missing(code: str, why: str) -> None:
+    with pytest.raises(rserini.AnalyzerError, match=why):
+        Analyzer(f"lucene-{code}")
 
 
 @pytest.mark.parametrize("preset", ["lucene-de", "lucene-zh"])

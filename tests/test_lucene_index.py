@@ -5,6 +5,7 @@ without writing to them, damage reported as a precise error naming the file.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_a_multifield_index_searches_its_title_field() -> None:
     assert index.field_names() == ["contents", "title"]
     title_only = index.search("retrieval", k=5, fields={"title": 1.0})
     assert title_only and all(h.score > 0 for h in title_only)
-    with pytest.raises(rserini.QueryError, match="no field 'abstract'"):
+    with pytest.raises(rserini.QueryError, match='no field "abstract"'):
         index.search("retrieval", fields={"abstract": 1.0})
 
 
@@ -66,7 +67,7 @@ def test_a_damaged_file_is_a_corruption_error_naming_it(tmp_path: Path, name: st
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0x10
     path.write_bytes(bytes(data))
-    with pytest.raises(IndexCorruptedError, match=name) as info:
+    with pytest.raises(IndexCorruptedError, match=re.escape(name)) as info:
         rserini.Index.load(folder)
     assert not isinstance(info.value, IndexVersionError)
 
@@ -76,5 +77,5 @@ def test_a_truncated_file_is_a_corruption_error(tmp_path: Path) -> None:
     shutil.copytree(LUCENE_DATA / "9.9.1" / "adi-1seg-raw", folder)
     path = folder / "_0.si"
     path.write_bytes(path.read_bytes()[:-3])
-    with pytest.raises(IndexCorruptedError, match="_0.si"):
+    with pytest.raises(IndexCorruptedError, match=re.escape("_0.si")):
         rserini.Index.load(folder)

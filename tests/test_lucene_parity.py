@@ -132,7 +132,7 @@ def test_committed_fixtures_give_pyserinis_documents(version: str, name: str, fo
 LIVE_BUILDS = [
     LuceneBuild("scifact", files=3, threads=2, store_docvectors=True, store_raw=True),
     LuceneBuild("cacm", files=1, threads=1),
-    LuceneBuild("adi", files=3, threads=2, store_docvectors=True, replaced=5),
+    LuceneBuild("adi", files=3, threads=2, store_docvectors=True, store_raw=True, replaced=5),
 ]
 
 

@@ -142,12 +142,16 @@ def test_lucene_8_raw_scores() -> None:
             assert [[h.docid, h.raw_score] for h in hits[qid]] == want, (run["model"], qid)
 
 
-def test_feedback_needs_stored_contents_on_a_lucene_index() -> None:
-    searcher = LuceneSearcher(LUCENE_DATA / "9.9.1" / "adi-1seg-raw")
-    with pytest.raises(NotSupportedError, match="-storeContents"):
+def test_feedback_needs_stored_text_on_a_lucene_index() -> None:
+    searcher = LuceneSearcher(LUCENE_DATA / "9.9.1" / "adi-3files-2threads-cfs-drop3")
+    with pytest.raises(NotSupportedError, match="neither -storeContents nor -storeRaw"):
         searcher.set_rm3()
-    with pytest.raises(NotSupportedError, match="-storeContents"):
+    with pytest.raises(NotSupportedError, match="neither -storeContents nor -storeRaw"):
         searcher.set_rocchio()
+    raw_only = LuceneSearcher(LUCENE_DATA / "9.9.1" / "adi-1seg-raw")
+    assert not raw_only.contents_stored()
+    raw_only.set_rm3()  # the contents of the raw JSON are fed back
+    assert raw_only.search("library catalog", k=5)
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -998,6 +998,17 @@ def rrf_full_depth(
     the rankings and ``top``, not ``num_docs``; :class:`MemoryError` when the
     result cannot be held."""
 
+def lucene_stores_contents(path: StrPath) -> bool:
+    """Whether the Lucene index in ``path`` stores the ``contents`` field
+    (Anserini's ``-storeContents``), an index-wide choice read from the
+    documents of its smallest segment (``False`` for an empty index).
+
+    Raises
+    ------
+    IndexCorruptedError
+        If a file read is damaged.
+    """
+
 def lucene_info(path: StrPath) -> dict[str, Any]:
     """What the Lucene index in ``path`` holds: ``lucene_version`` (of the
     newest commit's writer), ``created_major``, ``generation`` (of

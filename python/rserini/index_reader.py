@@ -14,8 +14,9 @@ segment, deleted documents keeping their numbers). What differs from Pyserini:
   still counts until their segment is merged, as Pyserini's do; of an rserini index they
   cover live documents.
 - Postings carry no positions (``Posting.positions`` is ``None``).
-- Document vectors are re-derived from the stored ``contents`` field: a Lucene index
-  written with ``-storeDocvectors`` but without ``-storeContents`` cannot give them.
+- Document vectors are re-derived from the stored ``contents`` field, or the contents of
+  the raw JSON: a Lucene index written with ``-storeDocvectors`` but with neither
+  ``-storeContents`` nor ``-storeRaw`` cannot give them.
 - Analyzers are rserini's :class:`rserini.Analyzer` values; ``None`` means what it means
   in Pyserini for each method.
 """
@@ -36,6 +37,7 @@ from rserini._core import (
     Analyzer,
     Index,
     lucene_info,
+    lucene_stores_contents,
 )
 from rserini.exceptions import QueryError, UnknownDocidError
 from rserini.stored_document import (
@@ -96,6 +98,10 @@ class IndexReader:
         self.path = None if isinstance(index_dir, Index) else os.fspath(index_dir)
         # Whether it is a Lucene index folder.
         self.lucene: bool = is_lucene(index_dir)
+        # Whether documents keep their contents field (Lucene: -storeContents).
+        self.contents_stored: bool = (
+            lucene_stores_contents(index_dir) if self.lucene and self.path else True
+        )
 
     def __repr__(self) -> str:
         return f"IndexReader({self.path!r})"
@@ -216,27 +222,29 @@ class IndexReader:
 
     def get_document_vector(self, docid: str) -> dict[str, int] | None:
         """``{term: frequency}`` of document ``docid``, from its stored text analyzed with
-        the index's analyzer; ``None`` for an unknown docid. A Lucene index without
-        document vectors gives ``{}``, as Pyserini does.
+        the index's analyzer (of a Lucene index, its ``contents`` field or the contents of
+        its raw JSON); ``None`` for an unknown docid. A Lucene index without document
+        vectors gives ``{}``, as Pyserini does.
 
         Raises
         ------
         NotSupportedError
-            For a Lucene index with document vectors but no stored ``contents``, or an
-            rserini index that stores no documents.
+            For a Lucene index with document vectors but no stored text, or an rserini
+            index that stores no documents.
         """
-        document = read_document(self.index, docid, self.lucene)
+        document = read_document(self.index, docid, self.lucene, self.contents_stored)
         if document is None:
             return None
         if self.lucene and not self._has_term_vectors():
             return {}
-        text = document.contents()
-        if text is None:
+        if self.lucene and document.contents() is None and document.raw() is None:
             raise NotSupportedError(
                 "the document vectors of a Lucene index are derived from its stored "
-                "contents field: this index was written with -storeDocvectors but not "
-                "-storeContents"
+                "contents field, or the contents of its raw JSON: this index was written "
+                "with -storeDocvectors but neither -storeContents nor -storeRaw"
             )
+        # Of a Lucene index without -storeContents: the contents of the raw JSON.
+        text = self.index.contents(docid)
         return dict(Counter(self.index.analyzer.analyze(text)))
 
     def _has_term_vectors(self) -> bool:
@@ -247,7 +255,7 @@ class IndexReader:
 
     def doc(self, docid: str) -> Document | None:
         """The stored document ``docid``, ``None`` if there is none."""
-        return read_document(self.index, docid, self.lucene)
+        return read_document(self.index, docid, self.lucene, self.contents_stored)
 
     def doc_raw(self, docid: str) -> str | None:
         """The raw document of ``docid`` (:meth:`Document.raw`), ``None`` if unknown."""

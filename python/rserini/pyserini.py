@@ -23,15 +23,20 @@ order and with Pyserini's scores:
 
 Each hit also keeps rserini's own unrounded score as :attr:`ScoredDoc.raw_score`.
 
-Covered: ``LuceneSearcher(index_dir)`` and ``from_prebuilt_index``, ``set_bm25``,
-``set_qld``, ``set_rm3``, ``set_rocchio`` (and ``unset_``/``is_using_``), ``search`` (with
-``strip_segment_id`` and ``remove_dups``), ``batch_search``, ``doc`` (by docid or internal
-id) and ``batch_get_docs``, ``num_docs``, ``close`` and context management;
-:class:`IndexReader` (Pyserini's ``LuceneIndexReader``); and :func:`run`/:func:`write_run`
-for the ``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene``
-command. Not covered (each raises :class:`NotSupportedError` naming the feature): Lucene
-(Java) document objects, other languages and analyzers, custom query generators,
-multi-field search with QLD or feedback, Lucene ``Query`` objects, and impact or dense
+Covered: ``LuceneSearcher(index_dir)`` (an rserini index or a Lucene folder) and
+``from_prebuilt_index``, ``set_bm25``, ``set_qld``, ``set_rm3``, ``set_rocchio`` (and
+``unset_``/``is_using_``), ``search`` (with ``fields``, ``strip_segment_id`` and
+``remove_dups``), ``batch_search``, ``doc`` (by docid or internal id) and
+``batch_get_docs``, ``num_docs``, ``set_language`` (the language the index was built with,
+``rserini index --language``), ``close`` and context management; :class:`IndexReader`
+(Pyserini's ``LuceneIndexReader``); :func:`run`/:func:`write_run` for the
+``--remove-query`` runs and TREC files of Pyserini's ``pyserini.search.lucene`` command;
+and ``pyserini.analysis``'s :func:`get_lucene_analyzer` (every ``language=`` code but
+``ja`` and ``th``) and :class:`Analyzer`. Not covered (each raises
+:class:`NotSupportedError` naming the feature): Lucene (Java) document objects, changing an
+index's analyzer, the ``krovetz`` stemmer, the tweet and Hugging Face analyzers, custom
+query generators, multi-field search with QLD or feedback, Lucene ``Query`` objects, and
+impact or dense
 search.
 """
 
@@ -46,9 +51,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index, Rm3, Rocchio
+from rserini._core import (
+    DEFAULT_B,
+    DEFAULT_K1,
+    DEFAULT_MU,
+    Bm25,
+    Index,
+    Rm3,
+    Rocchio,
+    lucene_stores_contents,
+)
 from rserini.exceptions import QueryError
 from rserini.index_reader import IndexReader, LuceneIndexReader
+from rserini.languages import language_preset
+from rserini.pyserini_analysis import Analyzer, get_lucene_analyzer
 from rserini.stored_document import (
     NO_LUCENE_OBJECTS,
     Document,
@@ -64,6 +80,7 @@ _TIE_STEP = np.float32(1e-6)
 __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
+    "Analyzer",
     "Document",
     "IndexReader",
     "LuceneIndexReader",
@@ -71,6 +88,7 @@ __all__ = [
     "NotSupportedError",
     "ScoredDoc",
     "adjust_ties",
+    "get_lucene_analyzer",
     "round_scores",
     "run",
     "write_run",
@@ -233,6 +251,8 @@ class LuceneSearcher:
             self.index = Index.load(index_dir)
         # Whether the index is a Lucene folder (stored fields as Anserini's).
         self.lucene: bool = is_lucene(index_dir)
+        # Whether that folder stores the contents field, read on first need.
+        self._contents_stored: bool | None = None
         self.num_docs: int = len(self.index)
         # The BM25 of later searches.
         self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
@@ -492,7 +512,17 @@ class LuceneSearcher:
             if found is None:
                 return None
             docid = found
-        return read_document(self.index, docid, self.lucene)
+        return read_document(self.index, docid, self.lucene, self.contents_stored())
+
+    def contents_stored(self) -> bool:
+        """Whether documents keep their ``contents`` field: always in an rserini index
+        that stores documents; in a Lucene index, with Anserini's ``-storeContents``."""
+        if not self.lucene:
+            return True
+        if self._contents_stored is None:
+            assert self.index_dir is not None
+            self._contents_stored = lucene_stores_contents(self.index_dir)
+        return self._contents_stored
 
     def batch_get_docs(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         """Stored documents by docid, as Pyserini's ``batch_get_docs``.
@@ -580,22 +610,23 @@ class LuceneSearcher:
         self.rm3 = rm3
 
     def _check_feedback_text(self, model: str) -> None:
-        """Feedback reads the feedback documents' stored text: a Lucene index must have
-        kept its ``contents`` field."""
-        if not self.lucene:
+        """Feedback reads the feedback documents' text: a Lucene index must have kept its
+        ``contents`` field, or the raw JSON documents that hold it."""
+        if not self.lucene or self.contents_stored():
             return
         for internal in range(64):
             docid = docid_at(self.index, internal)
             if docid is None:
                 return
-            document = read_document(self.index, docid, True)
+            document = read_document(self.index, docid, True, False)
             if document is None:
                 continue
-            if document.contents() is None:
+            if document.raw() is None:
                 raise NotSupportedError(
                     f"{model} reads the feedback documents' terms from their stored text, "
-                    "and this Lucene index was written without -storeContents (Pyserini "
-                    "reads its document vectors, -storeDocvectors, which rserini does not)"
+                    "and this Lucene index was written with neither -storeContents nor "
+                    "-storeRaw (Pyserini reads its document vectors, -storeDocvectors, "
+                    "which rserini does not)"
                 )
             return
 
@@ -696,14 +727,24 @@ class LuceneSearcher:
         raise self._unsupported("changing the analyzer (it is saved with the index)")
 
     def set_language(self, language: str) -> None:
-        """Not supported: only English.
+        """Pyserini's ``set_language``: queries are analyzed in ``language``, which must be
+        the one the index was built with (its analyzer is saved with it; ``rserini index
+        --language``).
 
         Raises
         ------
+        AnalyzerError
+            For an unknown language.
         NotSupportedError
-            Always.
+            For another language than the index's.
         """
-        raise self._unsupported(f"language {language!r}")
+        preset = language_preset(language)
+        built = self.index.analyzer.name
+        if preset != built:
+            raise NotSupportedError(
+                f"language {language!r} ({preset}) on an index built with {built}: the "
+                f"analyzer is the index's; build it with `rserini index --language {language}`"
+            )
 
     def is_using_rm3(self) -> bool:
         """Whether RM3 feedback is on."""

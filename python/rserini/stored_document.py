@@ -125,9 +125,11 @@ def docid_at(index: Index, internal: int) -> str | None:
     return str(found[0]) if found else None
 
 
-def read_document(index: Index, docid: str, lucene: bool) -> Document | None:
+def read_document(
+    index: Index, docid: str, lucene: bool, contents_stored: bool = True
+) -> Document | None:
     """The live document ``docid`` of ``index`` (``lucene``: opened from a Lucene
-    folder), ``None`` if there is none.
+    folder, which stores ``contents`` if ``contents_stored``), ``None`` if there is none.
 
     Raises
     ------
@@ -137,7 +139,7 @@ def read_document(index: Index, docid: str, lucene: bool) -> Document | None:
     if docid not in index:
         return None
     if lucene:
-        return _lucene_document(index, docid)
+        return _lucene_document(index, docid, contents_stored)
     try:
         fields = index.doc(docid)
         contents = index.contents(docid)
@@ -148,11 +150,12 @@ def read_document(index: Index, docid: str, lucene: bool) -> Document | None:
     return Document(docid, fields, contents)
 
 
-def _lucene_document(index: Index, docid: str) -> Document:
+def _lucene_document(index: Index, docid: str, contents_stored: bool) -> Document:
     try:
         raw = index.raw(docid)
-        # The conversion keeps an absent contents field as empty text.
-        contents = index.contents(docid) or None
+        # Without a stored contents field the index holds the one of the raw JSON (for
+        # feedback), or empty text.
+        contents = index.contents(docid) if contents_stored else None
     except QueryError:  # nothing but the ids was stored
         raw = contents = None
     stored: dict[str, Any] = {"id": docid, "contents": contents, "raw": raw}

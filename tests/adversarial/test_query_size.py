@@ -45,14 +45,13 @@ def _best(run: object, repeat: int = 3) -> float:
 
 
 def test_query_time_is_linear_in_distinct_terms(index: rserini.Index) -> None:
-    small, large = _query(8_000), _query(64_000)
+    large = _query(64_000)
     assert len(index.query_terms(large)) == 64_000
-    t_small = _best(lambda: index.search_pairs(small, k=10))
     t_large = _best(lambda: index.search_pairs(large, k=10))
-    # Eight times the terms: linear is about 8x; the quadratic cost was 64x
-    # (and 64k terms alone took over ten seconds).
+    # The quadratic cost took over ten seconds for these 64k terms; linear takes tens
+    # of milliseconds. Only that gap is asserted (a ratio of small timings is noise on a
+    # shared machine); the growth itself is measured in benches/.
     assert t_large < 2.0, t_large
-    assert t_large < 24 * max(t_small, 1e-3), (t_small, t_large)
 
 
 def test_queries_past_the_limits_raise(index: rserini.Index, limits: None) -> None:

@@ -19,6 +19,7 @@ from rserini.cli.common import Subcommands, add_index_args, index_folder, progre
 from rserini.distributed.options import RAY_INSTALL
 from rserini.exceptions import NotAnIndexError
 from rserini.folders import FolderKind, folder_kind
+from rserini.languages import LANGUAGES, language_preset
 
 
 def add_commands(sub: Subcommands) -> None:
@@ -41,11 +42,19 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument(
         "--no-store", action="store_true", help="do not keep the documents' text in the index"
     )
-    p.add_argument(
+    chain = p.add_mutually_exclusive_group()
+    chain.add_argument(
         "--analyzer",
         choices=ANALYZER_PRESETS,
         default="lucene-english",
         help="analysis chain (default: lucene-english, Pyserini's default analyzer)",
+    )
+    chain.add_argument(
+        "--language",
+        default=None,
+        metavar="CODE",
+        help="Pyserini's -language: Lucene's analyzer for that language, the "
+        f"lucene-<CODE> preset ({', '.join(LANGUAGES)}; en is lucene-english)",
     )
     p.add_argument(
         "--threads", type=int, default=None, help="indexing threads (default: all cores)"
@@ -144,6 +153,8 @@ def _add_shard_args(p: argparse.ArgumentParser) -> None:
 def _cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     _writable(args.index)
+    if args.language is not None:
+        args.analyzer = language_preset(args.language)
     if args.shards is not None:
         return _index_sharded(args)
     if args.ray is not None:
@@ -152,6 +163,11 @@ def _cmd_index(args: argparse.Namespace) -> int:
         raise SystemExit("error: --reorder applies to a new index: drop it or --append")
     if args.append:
         index = Index.load(args.index)
+        if args.language is not None and index.analyzer.name != args.analyzer:
+            raise SystemExit(
+                f"error: --language {args.language} is {args.analyzer}, but {args.index} "
+                f"was built with {index.analyzer.name}: drop --language to append"
+            )
         added = index.add_jsonl(
             args.input, duplicates=args.duplicates, max_line_bytes=args.max_line_bytes
         )

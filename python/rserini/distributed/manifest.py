@@ -83,11 +83,13 @@ class Manifest:
 
 
 def analyzer_from_config(config: dict[str, Any]) -> Analyzer:
-    """The :class:`Analyzer` whose ``config`` is ``config`` (a preset's name kept; a
-    language comes with its ``lucene-<code>`` preset, not as an option)."""
+    """The :class:`Analyzer` whose ``config`` is ``config`` (a preset's name kept)."""
+    # `language` is not an option: it comes with a `lucene-<code>` base preset.
     options = {k: v for k, v in config.items() if k not in ("name", "language")}
     name = config.get("name")
-    return Analyzer(name if name in ANALYZER_PRESETS else "plain", **options)
+    language = config.get("language")
+    base = f"lucene-{language}" if language else "plain"
+    return Analyzer(name if name in ANALYZER_PRESETS else base, **options)
 
 
 def meta_sha256(shard_dir: Path) -> str:

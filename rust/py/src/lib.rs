@@ -52,7 +52,7 @@ mod _core {
         PyTfidfArm,
     };
     #[pymodule_export]
-    use crate::lucene_info::lucene_info;
+    use crate::lucene_info::{lucene_info, lucene_stores_contents};
     #[pymodule_export]
     use crate::merge::merge_topk;
     #[pymodule_export]

@@ -80,3 +80,22 @@ pub fn lucene_info<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, P
     d.set_item("fields", list)?;
     Ok(d)
 }
+
+/// Whether the Lucene index in ``path`` stores the ``contents`` field
+/// (Anserini's ``-storeContents``), an index-wide choice read from the
+/// documents of its smallest segment (``False`` for an empty index).
+///
+/// Raises
+/// ------
+/// IndexCorruptedError
+///     If a file read is damaged.
+#[pyfunction]
+pub fn lucene_stores_contents(py: Python<'_>, path: PathBuf) -> PyResult<bool> {
+    detached(py, None, || {
+        let lucene = LuceneIndex::open(&path)?;
+        let Some(smallest) = lucene.segments.iter().min_by_key(|s| s.max_doc()) else {
+            return Ok(false);
+        };
+        Ok(smallest.documents()?.iter().any(|d| d.contents.is_some()))
+    })
+}

@@ -14,6 +14,7 @@
 //! | `whitespace` | split on whitespace only, nothing else (pre-tokenized text) |
 //! | `lucene-<code>` | Lucene's analyzer for a language, as Pyserini's `language=<code>` (see [`language`]) |
 
+pub mod choice;
 pub mod code;
 pub mod filters;
 pub mod language;
@@ -28,6 +29,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+pub use choice::Choice;
 pub use language::Language;
 
 /// Names of the analyzer presets, in documentation order.
@@ -36,10 +38,14 @@ pub const PRESETS: &[&str] = &[
     "plain",
     "code",
     "whitespace",
+    "lucene-ar",
+    "lucene-bn",
     "lucene-da",
     "lucene-de",
     "lucene-es",
+    "lucene-fi",
     "lucene-fr",
+    "lucene-hi",
     "lucene-hu",
     "lucene-id",
     "lucene-it",
@@ -48,6 +54,7 @@ pub const PRESETS: &[&str] = &[
     "lucene-no",
     "lucene-pt",
     "lucene-ru",
+    "lucene-te",
     "lucene-tr",
     "lucene-zh",
 ];
@@ -90,34 +97,6 @@ pub enum Stopwords {
     Custom(Vec<String>),
     /// The default list of Lucene's analyzer for a language.
     Lucene(Language),
-}
-
-/// An analysis step chosen by name (the tokenizer, the stemmer), as index
-/// metadata and Python spell it.
-pub trait Choice: Copy + PartialEq + 'static {
-    /// Every choice with its name.
-    const ALL: &'static [(&'static str, Self)];
-
-    /// The error for a name that is none of [`Choice::ALL`].
-    fn unknown(name: &str) -> Error;
-
-    /// The choice named `name`.
-    fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| Self::unknown(name))
-    }
-
-    /// The choice's name.
-    fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(_, v)| *v == self)
-            .map(|(n, _)| *n)
-            .expect("ALL lists every choice")
-    }
 }
 
 impl Choice for Tokenizer {
@@ -247,6 +226,11 @@ impl AnalyzerConfig {
                         stemmer: Stemmer::Lucene,
                         language: Some(language),
                     });
+                }
+                if let Some(why) =
+                    language::unsupported(other).filter(|_| other.starts_with("lucene-"))
+                {
+                    return Err(Error::Analyzer(why));
                 }
                 return Err(Error::Analyzer(format!(
                     "unknown analyzer {other:?}; choose one of {}",

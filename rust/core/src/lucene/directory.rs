@@ -231,6 +231,18 @@ pub struct SegmentFiles {
 }
 
 impl SegmentFiles {
+    /// Checks the footer and checksum of every file of the segment, in name
+    /// order, those no reader decodes (doc values, term vectors) included:
+    /// damage anywhere in a segment is found when it opens.
+    pub fn check_all(&self) -> Result<()> {
+        let mut names: Vec<&String> = self.files.keys().collect();
+        names.sort();
+        for name in names {
+            self.files[name].check_footer()?;
+        }
+        Ok(())
+    }
+
     /// The file `name`.
     pub fn file(&self, name: &str) -> Result<&LuceneFile> {
         self.files.get(name).ok_or_else(|| {

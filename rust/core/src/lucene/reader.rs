@@ -146,6 +146,7 @@ impl LuceneIndex {
         for sc in &commit.segments {
             let info = SegmentInfo::read(&dir, sc)?;
             let files = dir.segment_files(&sc.name, &sc.id, info.compound)?;
+            files.check_all()?;
             let fnm_name = FieldInfos::file_name(sc);
             // Updated field infos live outside the compound file.
             let fnm = if sc.field_infos_gen > 0 {

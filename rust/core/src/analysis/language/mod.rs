@@ -6,10 +6,14 @@
 //!
 //! | code | Lucene analyzer | chain |
 //! |---|---|---|
+//! | `ar` | `ArabicAnalyzer` | lowercase, decimal digits, stopwords, Arabic normalization, Arabic light stemmer |
+//! | `bn` | `BengaliAnalyzer` | lowercase, decimal digits, Indic normalization, Bengali normalization, stopwords, Bengali stemmer |
 //! | `da` | `DanishAnalyzer` | lowercase, stopwords, Snowball Danish |
 //! | `de` | `GermanAnalyzer` | lowercase, stopwords, German normalization, German light stemmer |
 //! | `es` | `SpanishAnalyzer` | lowercase, stopwords, Spanish light stemmer |
+//! | `fi` | `FinnishAnalyzer` | lowercase, stopwords, Snowball Finnish (Lucene's release, here) |
 //! | `fr` | `FrenchAnalyzer` | elision, lowercase, stopwords, French light stemmer |
+//! | `hi` | `HindiAnalyzer` | lowercase, decimal digits, Indic normalization, Hindi normalization, stopwords, Hindi light stemmer |
 //! | `hu` | `HungarianAnalyzer` | lowercase, stopwords, Snowball Hungarian |
 //! | `id` | `IndonesianAnalyzer` | lowercase, stopwords, Indonesian stemmer (derivational) |
 //! | `ko` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
@@ -18,123 +22,42 @@
 //! | `no` | `NorwegianAnalyzer` | lowercase, stopwords, Snowball Norwegian |
 //! | `pt` | `PortugueseAnalyzer` | lowercase, stopwords, Portuguese light stemmer |
 //! | `ru` | `RussianAnalyzer` | lowercase, stopwords, Snowball Russian |
+//! | `te` | `TeluguAnalyzer` | decimal digits, Indic normalization, Telugu normalization, stopwords, Telugu stemmer (no lowercasing) |
 //! | `tr` | `TurkishAnalyzer` | apostrophe filter, Turkish lowercase, stopwords, Snowball Turkish |
 //! | `zh` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
+//!
+//! Pyserini's `ja` (Kuromoji) and `th` (the JDK's Thai dictionary) have no
+//! preset: asking for them raises an error that says why ([`unsupported`]).
 //!
 //! The Snowball stemmers come from `rust-stemmers`, checked word for word
 //! against Lucene's generated ones (see `docs/parity.md`); where Lucene's
 //! Snowball release differs, the difference is applied here.
 
+pub mod arabic;
+pub mod bengali;
 pub mod cjk;
+pub mod codes;
+pub mod digits;
 pub mod elision;
+pub mod finnish;
 pub mod french;
 pub mod german;
+pub mod hindi;
+pub mod indic;
 pub mod indonesian;
 pub mod romance;
 pub mod snowball;
 pub mod stopwords;
+pub mod telugu;
 pub mod turkish;
 pub mod utf16;
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+pub use codes::{Language, unsupported};
 
-use super::Choice;
 use super::filters::lucene_lowercase;
 use super::standard;
-use crate::error::Error;
-
-/// A language with a Lucene analyzer, named by its Pyserini code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    /// Danish.
-    Da,
-    /// German.
-    De,
-    /// Spanish.
-    Es,
-    /// French.
-    Fr,
-    /// Hungarian.
-    Hu,
-    /// Indonesian.
-    Id,
-    /// Italian.
-    It,
-    /// Korean (CJK bigrams).
-    Ko,
-    /// Dutch.
-    Nl,
-    /// Norwegian (Bokmål).
-    No,
-    /// Portuguese.
-    Pt,
-    /// Russian.
-    Ru,
-    /// Turkish.
-    Tr,
-    /// Chinese (CJK bigrams).
-    Zh,
-}
-
-impl Choice for Language {
-    const ALL: &'static [(&'static str, Self)] = &[
-        ("da", Language::Da),
-        ("de", Language::De),
-        ("es", Language::Es),
-        ("fr", Language::Fr),
-        ("hu", Language::Hu),
-        ("id", Language::Id),
-        ("it", Language::It),
-        ("ko", Language::Ko),
-        ("nl", Language::Nl),
-        ("no", Language::No),
-        ("pt", Language::Pt),
-        ("ru", Language::Ru),
-        ("tr", Language::Tr),
-        ("zh", Language::Zh),
-    ];
-
-    fn unknown(name: &str) -> Error {
-        let codes: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
-        Error::Analyzer(format!(
-            "unknown language {name:?}; choose one of {}",
-            codes.join(", ")
-        ))
-    }
-}
-
-impl Language {
-    /// The name of its analyzer preset and stopword list, `lucene-<code>`.
-    pub fn preset(self) -> &'static str {
-        match self {
-            Language::Da => "lucene-da",
-            Language::De => "lucene-de",
-            Language::Es => "lucene-es",
-            Language::Fr => "lucene-fr",
-            Language::Hu => "lucene-hu",
-            Language::Id => "lucene-id",
-            Language::It => "lucene-it",
-            Language::Ko => "lucene-ko",
-            Language::Nl => "lucene-nl",
-            Language::No => "lucene-no",
-            Language::Pt => "lucene-pt",
-            Language::Ru => "lucene-ru",
-            Language::Tr => "lucene-tr",
-            Language::Zh => "lucene-zh",
-        }
-    }
-
-    /// The language of a `lucene-<code>` name.
-    pub fn of_preset(name: &str) -> Option<Self> {
-        Self::ALL
-            .iter()
-            .map(|(_, l)| *l)
-            .find(|l| l.preset() == name)
-    }
-}
 
 /// `DutchAnalyzer`'s default stem overrides: these words are not stemmed
 /// by Snowball but replaced.
@@ -185,6 +108,16 @@ impl Chain {
             Language::Fr => lucene_lowercase(elision::strip(token, elision::FRENCH)),
             Language::It => lucene_lowercase(elision::strip(token, elision::ITALIAN)),
             Language::Zh | Language::Ko => Cow::Borrowed(token),
+            Language::Ar => Cow::Owned(digits::fold(&lucene_lowercase(token)).into_owned()),
+            // The Indic analyzers normalize before their stopword filter.
+            Language::Hi => {
+                Cow::Owned(indic_normalized(&lucene_lowercase(token), hindi::normalize))
+            }
+            Language::Bn => Cow::Owned(indic_normalized(
+                &lucene_lowercase(token),
+                bengali::normalize,
+            )),
+            Language::Te => Cow::Owned(indic_normalized(token, telugu::normalize)),
             _ => lucene_lowercase(token),
         }
     }
@@ -194,6 +127,7 @@ impl Chain {
     pub fn finish(&self, term: &str, emit: &mut dyn FnMut(&str)) {
         let normalized = match self.language {
             Language::De => Cow::Owned(german::normalize(term)),
+            Language::Ar => Cow::Owned(arabic::normalize(term)),
             _ => Cow::Borrowed(term),
         };
         if self.stem {
@@ -210,7 +144,12 @@ impl Chain {
             return emit(stem);
         }
         match self.language {
+            Language::Ar => return emit(&arabic::stem(term)),
+            Language::Bn => return emit(&bengali::stem(term)),
+            Language::Hi => return emit(&hindi::stem(term)),
+            Language::Te => return emit(&telugu::stem(term)),
             Language::De => return emit(&german::stem(term)),
+            Language::Fi => return emit(&finnish::stem(term)),
             Language::Es => return emit(&romance::spanish(term)),
             Language::Fr => return emit(&french::stem(term)),
             Language::Id => return emit(&indonesian::stem(term)),
@@ -223,4 +162,13 @@ impl Chain {
             None => emit(term),
         }
     }
+}
+
+/// Decimal digits folded, then Lucene's Indic normalization, then the
+/// language's own (`normalize` over UTF-16 units).
+fn indic_normalized(token: &str, normalize: fn(&mut [u16], usize) -> usize) -> String {
+    utf16::with_units(&digits::fold(token), |s, len| {
+        let len = indic::normalize(s, len);
+        normalize(s, len)
+    })
 }

@@ -3,9 +3,10 @@
 //!
 //! Checked word for word against Lucene on wordfreq's lists (Danish 29k
 //! words, Dutch 311k, Hungarian 47k, Norwegian 319k, Russian 713k, Turkish
-//! 63k): the only differences are the two rules applied here.
+//! 63k): the only differences are the two rules applied here. Finnish
+//! differed more and has its own module, `finnish`.
 
-use super::Language;
+use super::codes::Language;
 
 /// Danish vowels (Snowball's `v` grouping).
 const DANISH_VOWELS: &str = "aeiouyæåø";

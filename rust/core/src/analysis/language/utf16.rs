@@ -30,6 +30,18 @@ pub fn delete_n(s: &mut [u16], pos: usize, len: usize, n: usize) -> usize {
     len - n
 }
 
+/// The light stemmers of Indic languages: the first group `(n, suffixes)`
+/// whose term is longer than `n + 1` units and ends with one of its
+/// suffixes loses `n` units (`n`, not the suffix's length, as in Lucene).
+pub fn cut_suffix(s: &[u16], len: usize, groups: &[(usize, &[&str])]) -> usize {
+    for &(n, suffixes) in groups {
+        if len > n + 1 && suffixes.iter().any(|x| ends_with(s, len, x)) {
+            return len - n;
+        }
+    }
+    len
+}
+
 /// Java's `Character.isLetter(char)`: a BMP letter (surrogates are not).
 pub fn is_letter(unit: u16) -> bool {
     char::from_u32(u32::from(unit)).is_some_and(|c| {
