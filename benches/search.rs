@@ -11,7 +11,7 @@ use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::Index;
 use rserini_core::postings::{self, BlockDecoder, PostingList};
 use rserini_core::scoring::Bm25Params;
-use rserini_core::search::{self, Algorithm, Model, ScoredDoc};
+use rserini_core::search::{Algorithm, Model, Request, ScoredDoc};
 
 struct Lcg(u64);
 
@@ -63,7 +63,10 @@ fn bench_search(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("top-k/k={k}"));
         let expected: Vec<Vec<ScoredDoc>> = queries
             .iter()
-            .map(|q| search::search_with(&index, q, k, &model, Algorithm::Exhaustive).unwrap())
+            .map(|q| {
+                let request = Request::new(model, k).with_algorithm(Algorithm::Exhaustive);
+                request.search(&index, q.as_str()).expect("searched")
+            })
             .collect();
         for (name, algorithm) in [
             ("exhaustive", Algorithm::Exhaustive),
@@ -71,11 +74,13 @@ fn bench_search(c: &mut Criterion) {
             ("bmw", Algorithm::BlockMaxWand),
             ("auto", Algorithm::Auto),
         ] {
+            let request = Request::new(model, k).with_algorithm(algorithm);
             group.bench_function(name, |b| {
                 b.iter(|| {
                     for (q, hits) in queries.iter().zip(&expected) {
-                        let got = search::search_with(&index, black_box(q), k, &model, algorithm)
-                            .unwrap();
+                        let got = request
+                            .search(&index, black_box(q.as_str()))
+                            .expect("searched");
                         assert_eq!(&got, hits);
                     }
                 })

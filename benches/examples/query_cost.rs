@@ -2,8 +2,8 @@
 //! thread: `cargo run --release -p rserini-benches --example query_cost --
 //! INDEX_DIR QUERIES K PASSES [search|batch|decode|bandwidth] [ALGORITHM]`.
 //!
-//! `search` calls `search_with` per query (what `search_pairs` runs without
-//! the GIL), `batch` calls `batch_search` on a one-thread pool (what
+//! `search` calls `Request::search` per query (what `search_pairs` runs without
+//! the GIL), `batch` calls `Request::batch` on a one-thread pool (what
 //! `batch_search(threads=1)` runs), BM25 k1 = 0.9, b = 0.4, Lucene's
 //! variant, by ALGORITHM (`auto`, the default, `exhaustive`, `maxscore` or
 //! `bmw`). `decode` decodes every block of the queries' posting lists
@@ -19,7 +19,7 @@ use std::time::Instant;
 use rserini_core::corpus;
 use rserini_core::postings::BlockDecoder;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use rserini_core::search::{self, Algorithm, Model};
+use rserini_core::search::{self, Algorithm, Model, Request};
 use rserini_core::store;
 
 fn main() {
@@ -40,6 +40,7 @@ fn main() {
     let params =
         Bm25Params::new(0.9, 0.4, Bm25Variant::Lucene, LengthMode::Lucene, None).expect("params");
     let model = Model::Bm25(params);
+    let request = Request::new(model, k).with_algorithm(algorithm);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -51,15 +52,12 @@ fn main() {
         units = match mode.as_str() {
             "search" => queries
                 .iter()
-                .map(|q| {
-                    search::search_with(&index, q, k, &model, algorithm)
-                        .unwrap()
-                        .len() as u64
-                })
+                .map(|q| request.search(&index, q.as_str()).expect("searched").len() as u64)
                 .sum(),
             "batch" => pool.install(|| {
-                search::batch_search(&index, &queries, k, &model, algorithm)
-                    .unwrap()
+                request
+                    .batch(&index, &queries)
+                    .expect("searched")
                     .iter()
                     .map(|r| r.len() as u64)
                     .sum()

@@ -8,10 +8,13 @@
 """
 
 from rserini._core import (
+    ALGORITHMS,
     ANALYZER_PRESETS,
     BM25_VARIANTS,
     DEFAULT_B,
     DEFAULT_K1,
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MEMORY_MB,
     DEFAULT_MU,
     INDEX_FORMAT_VERSION,
     LENGTH_MODES,
@@ -25,6 +28,8 @@ from rserini._core import (
     GlobalStats,
     Hit,
     Index,
+    Rm3,
+    Rocchio,
     TermExplanation,
     __version__,
     lucene_info,
@@ -51,10 +56,13 @@ from rserini.retrieval.document import Document, SearchHit
 from rserini.retrieval.retrievers import LexicalRetriever
 
 __all__ = [
+    "ALGORITHMS",
     "ANALYZER_PRESETS",
     "BM25_VARIANTS",
     "DEFAULT_B",
     "DEFAULT_K1",
+    "DEFAULT_MAX_LINE_BYTES",
+    "DEFAULT_MEMORY_MB",
     "DEFAULT_MU",
     "INDEX_FORMAT_VERSION",
     "LENGTH_MODES",
@@ -78,6 +86,8 @@ __all__ = [
     "LexicalRetriever",
     "ParseError",
     "QueryError",
+    "Rm3",
+    "Rocchio",
     "RseriniError",
     "SearchHit",
     "TermExplanation",

@@ -25,6 +25,9 @@ LENGTH_MODES: tuple[str, ...]
 TOKENIZERS: tuple[str, ...]
 STEMMERS: tuple[str, ...]
 STOPWORD_LISTS: tuple[str, ...]
+ALGORITHMS: tuple[str, ...]
+DEFAULT_MEMORY_MB: int
+DEFAULT_MAX_LINE_BYTES: int
 
 PresetName: TypeAlias = Literal["lucene-english", "plain", "code", "whitespace"]
 ModelName: TypeAlias = Literal["bm25", "tfidf", "qld"]
@@ -146,6 +149,126 @@ class Bm25:
         """Pickle rebuilds the value from its constructor's arguments."""
 
 @final
+class Rm3:
+    """RM3 pseudo-relevance feedback, as Anserini's reranker (Pyserini's
+    ``set_rm3``): ``feedback=Rm3(...)`` in the searches, over a Lucene BM25 first
+    stage. The defaults are Pyserini's (``Rm3()`` shows them).
+
+    Frozen, comparable, hashable and picklable; every parameter is checked here,
+    once.
+
+    Parameters
+    ----------
+    fb_terms
+        Expansion terms, >= 1.
+    fb_docs
+        Feedback documents, >= 1 (at most 50 are used, as in Anserini).
+    original_query_weight
+        Weight of the original query, in [0, 1] (float32, as Anserini's).
+    filter_terms
+        Keep only ``[a-z0-9]+`` feedback terms.
+
+    Raises
+    ------
+    QueryError
+        For values outside those ranges.
+    """
+
+    def __new__(
+        cls,
+        fb_terms: int = ...,
+        fb_docs: int = ...,
+        original_query_weight: float = ...,
+        filter_terms: bool = ...,
+    ) -> Rm3: ...
+    @property
+    def fb_terms(self) -> int:
+        """Expansion terms."""
+    @property
+    def fb_docs(self) -> int:
+        """Feedback documents."""
+    @property
+    def original_query_weight(self) -> float:
+        """Weight of the original query, as given."""
+    @property
+    def filter_terms(self) -> bool:
+        """Whether only ``[a-z0-9]+`` feedback terms are kept."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Rm3], tuple[int, int, float, bool]]:
+        """Pickle rebuilds the value from its constructor's arguments."""
+
+@final
+class Rocchio:
+    """Rocchio pseudo-relevance feedback, as Anserini's reranker (Pyserini's
+    ``set_rocchio``): ``feedback=Rocchio(...)`` in the searches, over a Lucene
+    BM25 first stage searched to the depth asked. The defaults are Pyserini's
+    (``Rocchio()`` shows them).
+
+    Frozen, comparable, hashable and picklable; every parameter is checked here,
+    once.
+
+    Parameters
+    ----------
+    top_fb_terms, top_fb_docs
+        Terms and documents from the top of the first stage, >= 1.
+    bottom_fb_terms, bottom_fb_docs
+        The same from its bottom, used with ``use_negative``.
+    alpha, beta, gamma
+        Weights of the query, the top and the bottom documents, in [0, 1]
+        (float32, as Anserini's).
+    use_negative
+        Subtract the bottom documents' mean vector.
+
+    Raises
+    ------
+    QueryError
+        For values outside those ranges.
+    """
+
+    def __new__(
+        cls,
+        top_fb_terms: int = ...,
+        top_fb_docs: int = ...,
+        bottom_fb_terms: int = ...,
+        bottom_fb_docs: int = ...,
+        alpha: float = ...,
+        beta: float = ...,
+        gamma: float = ...,
+        use_negative: bool = ...,
+    ) -> Rocchio: ...
+    @property
+    def top_fb_terms(self) -> int:
+        """Terms kept from the top documents."""
+    @property
+    def top_fb_docs(self) -> int:
+        """Top documents."""
+    @property
+    def bottom_fb_terms(self) -> int:
+        """Terms kept from the bottom documents."""
+    @property
+    def bottom_fb_docs(self) -> int:
+        """Bottom documents."""
+    @property
+    def alpha(self) -> float:
+        """Weight of the original query, as given."""
+    @property
+    def beta(self) -> float:
+        """Weight of the top documents, as given."""
+    @property
+    def gamma(self) -> float:
+        """Weight of the bottom documents, as given."""
+    @property
+    def use_negative(self) -> bool:
+        """Whether the bottom documents count (negative feedback)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[Rocchio], tuple[int, int, int, int, float, float, float, bool]]:
+        """Pickle rebuilds the value from its constructor's arguments."""
+
+@final
 class GlobalStats:
     """Collection statistics as integers: what a shard contributes to, and a
     search takes as ``stats=`` to score as one index of the whole collection.
@@ -225,6 +348,25 @@ class GlobalStats:
 class LuceneBm25Keywords(TypedDict, total=False):
     k1: float
     b: float
+
+# The keywords of ``batch_search_rm3`` and ``rm3_query``: :class:`Rm3`'s, and BM25's.
+class Rm3Keywords(LuceneBm25Keywords, total=False):
+    fb_terms: int
+    fb_docs: int
+    original_query_weight: float
+    filter_terms: bool
+
+# The keywords of ``batch_search_rocchio`` and ``rocchio_query``: :class:`Rocchio`'s,
+# and BM25's.
+class RocchioKeywords(LuceneBm25Keywords, total=False):
+    top_fb_terms: int
+    top_fb_docs: int
+    bottom_fb_terms: int
+    bottom_fb_docs: int
+    alpha: float
+    beta: float
+    gamma: float
+    use_negative: bool
 
 # The scoring keywords of the searches and ``explain``, besides ``scoring=``.
 class ScoringKeywords(LuceneBm25Keywords, total=False):
@@ -537,6 +679,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        feedback: Rm3 | Rocchio | None = None,
         fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[Hit]:
@@ -561,7 +704,8 @@ class Index:
             ``search(q, k, fields={"contents": 1.0, "title": 0.5})``: per field BM25
             under the field's own statistics, summed as Lucene sums a boolean query
             of boosted per-field queries. ``"contents"`` is the main field; the
-            others are those of the index (:meth:`field_names`). BM25 only.
+            others are those of the index (:meth:`field_names`). BM25 only, with the
+            index's own statistics and no feedback.
         model
             ``"bm25"``, ``"tfidf"`` (cosine of log-tf, smoothed-idf vectors) or ``"qld"``
             (query likelihood with Dirichlet smoothing, as Lucene's
@@ -580,6 +724,10 @@ class Index:
             hits, merged by :func:`merge_topk`, are then the single index's, bit for
             bit. It must hold the df of every analyzed query term, and for
             ``model="qld"`` its collection frequency (``cfs``); not with ``"tfidf"``.
+        feedback
+            Pseudo-relevance feedback, an :class:`Rm3` or a :class:`Rocchio` (``None``:
+            none), over a Lucene BM25 first stage (``scoring`` or the keywords, with
+            ``variant`` and ``length`` ``"lucene"``) and the index's own statistics.
 
         Returns
         -------
@@ -595,10 +743,11 @@ class Index:
             for ``stats`` lacking a query term's df, counting
             less than this index holds, or given with ``model="tfidf"`` (its document
             norms need every term's global df) or, without a query term's ``cfs``,
-            with ``model="qld"``.
+            with ``model="qld"``; for ``feedback`` with another model than Lucene's
+            BM25, with ``stats``, or on an index without a document store.
         TypeError
-            For a ``k`` that is not an int, an unknown keyword, or both ``scoring``
-            and a keyword of it.
+            For a ``k`` that is not an int, an unknown keyword, both ``scoring``
+            and a keyword of it, or a ``feedback`` that is not a feedback value.
         """
     def search_pairs(
         self,
@@ -608,6 +757,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        feedback: Rm3 | Rocchio | None = None,
         fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[tuple[str, float]]:
@@ -624,6 +774,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        feedback: Rm3 | Rocchio | None = None,
         fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
@@ -643,6 +794,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        feedback: Rm3 | Rocchio | None = None,
         fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> list[list[tuple[str, float]]]:
@@ -660,6 +812,7 @@ class Index:
         scoring: Bm25 | None = None,
         algorithm: Algorithm = "auto",
         stats: GlobalStats | None = None,
+        feedback: Rm3 | Rocchio | None = None,
         fields: Mapping[str, float] | None = None,
         **options: Unpack[ScoringKeywords],
     ) -> Columns:
@@ -732,24 +885,20 @@ class Index:
         *,
         threads: int | None = None,
         scoring: Bm25 | None = None,
-        fb_terms: int = 10,
-        fb_docs: int = 10,
-        original_query_weight: float = 0.5,
-        filter_terms: bool = True,
-        **options: Unpack[LuceneBm25Keywords],
+        **options: Unpack[Rm3Keywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """RM3 feedback as Anserini's reranker (Pyserini's ``set_rm3``), for many
-        queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1`` and
-        ``b`` as keywords), then the expanded query; returns ``(ids, scores)`` as
-        ``batch_search``.
+        queries in parallel: ``batch_search`` with ``feedback=Rm3(...)``, the
+        keywords of :class:`Rm3` given here as keywords, over a Lucene BM25 first
+        stage (``scoring``, or ``k1`` and ``b`` as keywords); returns ``(ids,
+        scores)`` as ``batch_search``.
 
         Raises
         ------
         QueryError
-            For ``k <= 0``, ``fb_terms`` or ``fb_docs`` below 1,
-            ``original_query_weight`` outside [0, 1], a ``scoring`` of another
-            variant or length mode than ``"lucene"``, or an index without a
-            document store (rebuild it with ``store=True``).
+            For ``k <= 0``, a parameter :class:`Rm3` refuses, a ``scoring`` of another
+            variant or length mode than ``"lucene"``, or an index without a document
+            store (rebuild it with ``store=True``).
         """
     def batch_search_rocchio(
         self,
@@ -758,27 +907,20 @@ class Index:
         *,
         threads: int | None = None,
         scoring: Bm25 | None = None,
-        top_fb_terms: int = 10,
-        top_fb_docs: int = 10,
-        bottom_fb_terms: int = 10,
-        bottom_fb_docs: int = 10,
-        alpha: float = 1.0,
-        beta: float = 0.75,
-        gamma: float = 0.0,
-        use_negative: bool = False,
-        **options: Unpack[LuceneBm25Keywords],
+        **options: Unpack[RocchioKeywords],
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """Rocchio feedback as Anserini's reranker (Pyserini's ``set_rocchio``), for
-        many queries in parallel: a Lucene BM25 first stage (``scoring``, or ``k1``
-        and ``b`` as keywords) to depth ``k``, then the new query; returns
-        ``(ids, scores)`` as ``batch_search``.
+        many queries in parallel: ``batch_search`` with ``feedback=Rocchio(...)``,
+        the keywords of :class:`Rocchio` given here as keywords, over a Lucene BM25
+        first stage (``scoring``, or ``k1`` and ``b`` as keywords) to depth ``k``;
+        returns ``(ids, scores)`` as ``batch_search``.
 
         Raises
         ------
         QueryError
-            For ``k <= 0``, a count below 1, a weight outside [0, 1], a ``scoring``
-            of another variant or length mode than ``"lucene"``, or an index
-            without a document store (rebuild it with ``store=True``).
+            For ``k <= 0``, a parameter :class:`Rocchio` refuses, a ``scoring`` of
+            another variant or length mode than ``"lucene"``, or an index without a
+            document store (rebuild it with ``store=True``).
         """
     def rocchio_query(
         self,
@@ -786,33 +928,33 @@ class Index:
         k: int = 1000,
         *,
         scoring: Bm25 | None = None,
-        top_fb_terms: int = 10,
-        top_fb_docs: int = 10,
-        bottom_fb_terms: int = 10,
-        bottom_fb_docs: int = 10,
-        alpha: float = 1.0,
-        beta: float = 0.75,
-        gamma: float = 0.0,
-        use_negative: bool = False,
-        **options: Unpack[LuceneBm25Keywords],
+        **options: Unpack[RocchioKeywords],
     ) -> list[tuple[str, float]]:
         """The Rocchio query of ``query`` (first stage to depth ``k``) as ``(term,
-        weight)`` pairs, terms in ascending order. Raises as ``batch_search_rocchio``.
+        weight)`` pairs, terms in ascending order. Keywords and errors as
+        ``batch_search_rocchio``.
         """
     def rm3_query(
         self,
         query: str,
         *,
         scoring: Bm25 | None = None,
-        fb_terms: int = 10,
-        fb_docs: int = 10,
-        original_query_weight: float = 0.5,
-        filter_terms: bool = True,
-        **options: Unpack[LuceneBm25Keywords],
+        **options: Unpack[Rm3Keywords],
     ) -> list[tuple[str, float]]:
         """The RM3-expanded query of ``query`` as ``(term, weight)`` pairs, terms in
-        ascending order: the boosts of the second-stage BM25 query. Raises as
-        ``batch_search_rm3``.
+        ascending order: the boosts of the second-stage BM25 query. Keywords and
+        errors as ``batch_search_rm3``.
+        """
+    def check_feedback(self, feedback: Rm3 | Rocchio) -> None:
+        """Checks that this index can serve ``feedback`` (an :class:`Rm3` or a
+        :class:`Rocchio`), as a search with it would, without searching.
+
+        Raises
+        ------
+        QueryError
+            If the index keeps no document store (rebuild it with ``store=True``).
+        TypeError
+            For a ``feedback`` that is neither.
         """
 
 def query_limits() -> tuple[int, int]:
@@ -915,6 +1057,32 @@ def merge_topk(parts: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tup
 def merge_topk(parts: Sequence[Columns], k: int) -> Columns: ...
 def _index_from_files(files: Mapping[str, bytes], source: str | None = None) -> Index:
     """Rebuilds an in-memory index from its pickled files."""
+
+def check_added_docids(
+    docids: Sequence[str], duplicates: str, existing: set[str] | frozenset[str]
+) -> None:
+    """The docid rule of one commit's additions, as :meth:`Index.add` and
+    :meth:`Index.commit` apply it, for additions queued over several indexes:
+    ``docids`` in the order they were queued, none empty; under
+    ``duplicates="error"``, none twice and none in ``existing`` (the docids live
+    in the index and not deleted by the same commit).
+
+    Raises
+    ------
+    DocumentError
+        For the first docid that breaks the rule, with the message the index gives.
+    QueryError
+        For an unknown ``duplicates`` policy.
+    """
+
+def check_query(query: str) -> None:
+    """Refuses a query with nothing to search for, as the searches do.
+
+    Raises
+    ------
+    QueryError
+        For an empty or blank query.
+    """
 
 def read_queries(path: StrPath) -> list[tuple[str, str]]:
     """Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file."""

@@ -51,7 +51,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rserini._core import DEFAULT_B, DEFAULT_K1, DEFAULT_MU, Bm25, Index, lucene_stores_contents
+from rserini._core import (
+    DEFAULT_B,
+    DEFAULT_K1,
+    DEFAULT_MU,
+    Bm25,
+    Index,
+    Rm3,
+    Rocchio,
+    lucene_stores_contents,
+)
 from rserini.exceptions import QueryError
 from rserini.index_reader import IndexReader, LuceneIndexReader
 from rserini.languages import language_preset
@@ -198,6 +207,12 @@ def _lucene_bm25(scoring: Bm25) -> Bm25:
     return Bm25(float(np.float32(scoring.k1)), float(np.float32(scoring.b)))
 
 
+def _given(**params: object) -> dict[str, Any]:
+    """The parameters given (not ``None``): a feedback value takes its own defaults for
+    the rest."""
+    return {name: value for name, value in params.items() if value is not None}
+
+
 class LuceneSearcher:
     """Pyserini's ``LuceneSearcher`` over an rserini index: same calls, same results.
 
@@ -243,10 +258,10 @@ class LuceneSearcher:
         self.scoring: Bm25 = _lucene_bm25(scoring or Bm25())
         # Dirichlet mu while query likelihood is set (set_qld), else None for BM25.
         self.mu: float | None = None
-        # RM3 parameters while feedback is on (set_rm3), else None.
-        self.rm3: dict[str, Any] | None = None
-        # Rocchio parameters while feedback is on (set_rocchio), else None.
-        self.rocchio: dict[str, Any] | None = None
+        # RM3 while feedback is on (set_rm3), else None.
+        self.rm3: Rm3 | None = None
+        # Rocchio while feedback is on (set_rocchio), else None.
+        self.rocchio: Rocchio | None = None
 
     def __repr__(self) -> str:
         return f"LuceneSearcher({self.index_dir!r}, k1={self.k1}, b={self.b})"
@@ -334,8 +349,9 @@ class LuceneSearcher:
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """``(ids, scores)`` of ``queries`` under the current similarity and feedback,
         over ``fields`` with their boosts when given."""
+        feedback = self.rm3 if self.rm3 is not None else self.rocchio
         if fields:
-            if self.mu is not None or self.rm3 is not None or self.rocchio is not None:
+            if self.mu is not None or feedback is not None:
                 raise NotSupportedError(
                     "fields= searches with BM25 alone here: call set_bm25, unset_rm3 and "
                     "unset_rocchio first"
@@ -343,17 +359,13 @@ class LuceneSearcher:
             return self.index.batch_search(
                 queries, k=k, threads=threads, scoring=self.scoring, fields=dict(fields)
             )
-        if (self.rm3 is not None or self.rocchio is not None) and self.mu is not None:
+        if feedback is not None and self.mu is not None:
             raise NotSupportedError(
                 "feedback runs over BM25 here: call set_bm25 before set_rm3 or set_rocchio"
             )
-        if self.rm3 is not None:
-            return self.index.batch_search_rm3(
-                queries, k=k, threads=threads, scoring=self.scoring, **self.rm3
-            )
-        if self.rocchio is not None:
-            return self.index.batch_search_rocchio(
-                queries, k=k, threads=threads, scoring=self.scoring, **self.rocchio
+        if feedback is not None:
+            return self.index.batch_search(
+                queries, k=k, threads=threads, scoring=self.scoring, feedback=feedback
             )
         return self.index.batch_search(queries, k=k, threads=threads, **self._model())
 
@@ -554,15 +566,17 @@ class LuceneSearcher:
 
     def set_rm3(
         self,
-        fb_terms: int = 10,
-        fb_docs: int = 10,
-        original_query_weight: float = 0.5,
+        fb_terms: int | None = None,
+        fb_docs: int | None = None,
+        original_query_weight: float | None = None,
         debug: bool = False,
-        filter_terms: bool = True,
+        filter_terms: bool | None = None,
     ) -> None:
         """Turns on RM3 pseudo-relevance feedback, as Pyserini's ``set_rm3`` (Anserini's
         ``Rm3Reranker`` over the BM25 first stage; the feedback documents' terms come
-        from their stored text, re-analyzed with the index's analyzer).
+        from their stored text, re-analyzed with the index's analyzer): searches then
+        run with ``feedback=Rm3(...)``. A parameter left ``None`` takes
+        :class:`rserini.Rm3`'s default, Pyserini's.
 
         Parameters
         ----------
@@ -584,17 +598,16 @@ class LuceneSearcher:
             message names the fix: rebuild with ``store=True``).
         """
         self._check_feedback_text("RM3")
-        params = {
-            "fb_terms": int(fb_terms),
-            "fb_docs": int(fb_docs),
-            "original_query_weight": float(original_query_weight),
-            "filter_terms": bool(filter_terms),
-        }
-        # Validate now rather than at the first search.
-        self.index.rm3_query("", **params)
-        # Pyserini passes the weight to Java as float32.
-        params["original_query_weight"] = float(np.float32(original_query_weight))
-        self.rm3 = params
+        rm3 = Rm3(
+            **_given(
+                fb_terms=fb_terms,
+                fb_docs=fb_docs,
+                original_query_weight=original_query_weight,
+                filter_terms=filter_terms,
+            )
+        )
+        self.index.check_feedback(rm3)
+        self.rm3 = rm3
 
     def _check_feedback_text(self, model: str) -> None:
         """Feedback reads the feedback documents' text: a Lucene index must have kept its
@@ -623,19 +636,21 @@ class LuceneSearcher:
 
     def set_rocchio(
         self,
-        top_fb_terms: int = 10,
-        top_fb_docs: int = 10,
-        bottom_fb_terms: int = 10,
-        bottom_fb_docs: int = 10,
-        alpha: float = 1,
-        beta: float = 0.75,
-        gamma: float = 0,
+        top_fb_terms: int | None = None,
+        top_fb_docs: int | None = None,
+        bottom_fb_terms: int | None = None,
+        bottom_fb_docs: int | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
         debug: bool = False,
-        use_negative: bool = False,
+        use_negative: bool | None = None,
     ) -> None:
         """Turns on Rocchio pseudo-relevance feedback, as Pyserini's ``set_rocchio``
         (Anserini's ``RocchioReranker`` over the BM25 first stage, searched to the depth
-        asked; the feedback documents' terms come from their stored text).
+        asked; the feedback documents' terms come from their stored text): searches then
+        run with ``feedback=Rocchio(...)``. A parameter left ``None`` takes
+        :class:`rserini.Rocchio`'s default, Pyserini's.
 
         Parameters
         ----------
@@ -657,22 +672,20 @@ class LuceneSearcher:
             message names the fix: rebuild with ``store=True``).
         """
         self._check_feedback_text("Rocchio")
-        params = {
-            "top_fb_terms": int(top_fb_terms),
-            "top_fb_docs": int(top_fb_docs),
-            "bottom_fb_terms": int(bottom_fb_terms),
-            "bottom_fb_docs": int(bottom_fb_docs),
-            "alpha": float(alpha),
-            "beta": float(beta),
-            "gamma": float(gamma),
-            "use_negative": bool(use_negative),
-        }
-        # Validate now rather than at the first search.
-        self.index.rocchio_query("", **params)
-        # Pyserini passes the weights to Java as float32.
-        for name in ("alpha", "beta", "gamma"):
-            params[name] = float(np.float32(params[name]))
-        self.rocchio = params
+        rocchio = Rocchio(
+            **_given(
+                top_fb_terms=top_fb_terms,
+                top_fb_docs=top_fb_docs,
+                bottom_fb_terms=bottom_fb_terms,
+                bottom_fb_docs=bottom_fb_docs,
+                alpha=alpha,
+                beta=beta,
+                gamma=gamma,
+                use_negative=use_negative,
+            )
+        )
+        self.index.check_feedback(rocchio)
+        self.rocchio = rocchio
 
     def unset_rocchio(self) -> None:
         """Turns Rocchio feedback off."""

@@ -14,13 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeAlias
 
-from rserini._core import DEFAULT_MU, MODELS
+from rserini._core import ALGORITHMS, DEFAULT_MU, MODELS
 from rserini.cli.bm25_args import add_bm25_shape, add_k1_b
 
 #: The subcommands of the main parser, to which each family adds its own.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
-
-ALGORITHMS = ("auto", "exhaustive", "maxscore", "bmw")
 
 
 def add_model_args(p: argparse.ArgumentParser, models: Sequence[str] = MODELS) -> None:

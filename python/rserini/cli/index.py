@@ -11,7 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rserini._core import ANALYZER_PRESETS, Index, corpus_files, lucene_info
+from rserini._core import (
+    ANALYZER_PRESETS,
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MEMORY_MB,
+    Index,
+    corpus_files,
+    lucene_info,
+)
 from rserini.cli.common import Subcommands, add_index_args, index_folder, progress
 from rserini.distributed.options import RAY_INSTALL
 from rserini.exceptions import NotAnIndexError
@@ -61,15 +68,17 @@ def add_commands(sub: Subcommands) -> None:
     p.add_argument(
         "--memory-mb",
         type=float,
-        default=256,
+        default=DEFAULT_MEMORY_MB,
         help="memory budget of the build in MB: past it, postings are compressed into a "
-        "segment and the segments merged at the end; same index, less memory (default: 256)",
+        "segment and the segments merged at the end; same index, less memory "
+        f"(default: {DEFAULT_MEMORY_MB})",
     )
     p.add_argument(
         "--max-line-bytes",
         type=int,
-        default=64 << 20,
-        help="longest JSONL line accepted; a longer one is an error (default: 64 MiB)",
+        default=DEFAULT_MAX_LINE_BYTES,
+        help="longest JSONL line accepted; a longer one is an error "
+        f"(default: {DEFAULT_MAX_LINE_BYTES >> 20} MiB)",
     )
     p.add_argument(
         "--duplicates",

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from rserini._core import Analyzer, Index, __version__
+from rserini._core import (
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MEMORY_MB,
+    Analyzer,
+    Index,
+    __version__,
+)
 from rserini.distributed.engine import EngineName, build_jobs
 from rserini.distributed.manifest import (
     MANIFEST,
@@ -77,9 +83,9 @@ def build_shards(
     store: bool = True,
     threads: int | None = None,
     workers: int | None = None,
-    memory_mb: float = 256,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     duplicates: Literal["error", "keep"] = "error",
-    max_line_bytes: int = 64 << 20,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     reorder: Literal["bp", "none"] | None = None,
 ) -> Path:
     """Indexes JSONL documents into ``num_shards`` shards under ``out_dir``.
@@ -182,7 +188,7 @@ def merge_shards(
     out_index: StrPath,
     *,
     threads: int | None = None,
-    memory_mb: float = 256,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     progress: bool = False,
 ) -> Index:
     """Builds one index holding every document of a sharded index (built with

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import numpy.typing as npt
 
-from rserini._core import Bm25, GlobalStats, Hit, merge_topk
+from rserini._core import Bm25, GlobalStats, Hit, check_query, merge_topk
 from rserini.distributed.engine import Engine, EngineName, open_engine
 from rserini.distributed.manifest import analyzer_from_config
 from rserini.distributed.open_shards import check_shards, manifest_or_error
@@ -307,8 +307,7 @@ class ShardedIndex:
         """:meth:`search` as ``(docid, score)`` pairs."""
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, not {type(query).__name__}")
-        if not query.strip():  # as Index.search_pairs says it
-            raise QueryError("the query is empty; give at least one word to search for")
+        check_query(query)  # as Index.search_pairs refuses it
         rows, missing, _ = self._search(
             [query], k, _opts(scoring, algorithm, options), 1, allow_partial
         )

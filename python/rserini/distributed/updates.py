@@ -29,7 +29,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rserini._core import Index, __version__, document_fields
+from rserini._core import (
+    DOCID_FIELDS,
+    Index,
+    __version__,
+    check_added_docids,
+    document_fields,
+)
 from rserini.distributed.engine import Engine
 from rserini.distributed.manifest import meta_sha256, shard_entry, write_manifest
 from rserini.distributed.open_shards import manifest_or_error
@@ -235,7 +241,7 @@ def _docids(items: Sequence[Any]) -> list[tuple[str, Any]]:
             try:
                 docid = document_fields(json.dumps(item, ensure_ascii=False))[0]
             except DocumentError:  # JSON only Python reads (NaN): the id field itself
-                docid = next(str(item[k]) for k in ("id", "_id", "docid") if k in item)
+                docid = next(str(item[k]) for k in DOCID_FIELDS if k in item)
         elif isinstance(item, (tuple, list)):
             docid = item[0]
         else:
@@ -259,29 +265,11 @@ def _docid_list(docids: str | Sequence[str]) -> list[str]:
 def _check_docids(
     adds: Sequence[Queued], deleted: set[str], live: dict[str, bool], duplicates: str
 ) -> None:
-    """The checks of one index's commit, over the whole queue, with its positions:
-    under ``"error"``, no added docid live and not deleted, none twice; none empty."""
-    if duplicates == "error":
-        for q in adds:
-            if q.docid not in deleted and live[q.docid]:
-                raise DocumentError(
-                    f"docid {json.dumps(q.docid, ensure_ascii=False)} is already in the index;"
-                    ' delete it first to replace it, or add it with duplicates="keep"'
-                )
-    first: dict[str, int] = {}
-    for position, q in enumerate(adds):
-        if not q.docid:
-            raise DocumentError(
-                f"document #{position} has an empty docid; every document needs a unique, "
-                "non-empty id"
-            )
-        if duplicates == "error" and q.docid in first:
-            raise DocumentError(
-                f"duplicate docid {json.dumps(q.docid, ensure_ascii=False)} (documents "
-                f"#{first[q.docid]} and #{position}); docids must be unique, or give "
-                'duplicates="keep" to index every copy as Lucene does'
-            )
-        first.setdefault(q.docid, position)
+    """The checks of one index's commit, over the whole queue, with its positions (the
+    core's rule and messages): under ``"error"``, no added docid live and not deleted,
+    none twice; none empty."""
+    existing = {docid for docid, is_live in live.items() if is_live and docid not in deleted}
+    check_added_docids([q.docid for q in adds], duplicates, existing)
 
 
 def manifest_lags(folder: Path) -> bool:

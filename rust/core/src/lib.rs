@@ -1,56 +1,62 @@
 //! rserini-core: a lexical search engine.
 //!
 //! Text goes through an [`analysis::Analyzer`] into an inverted
-//! [`index::Index`] of block-compressed [`postings`]; [`search`] scores
-//! queries with BM25 (five variants, any k1/b at query time) or TF-IDF
-//! ([`scoring`]) and returns the exact top k under a deterministic tie rule;
-//! [`fusion`] combines rankings with reciprocal-rank fusion; [`store`]
-//! saves and loads indexes. No Python here: the bindings live in `rserini-py`.
+//! [`index::Index`] of block-compressed [`postings`] in [`segment`]s;
+//! [`search`] runs one [`search::Request`] (model, algorithm, statistics,
+//! feedback, fields, k) and returns the exact top k under a deterministic
+//! tie rule. The rooms around it:
+//!
+//! - [`scoring`]: BM25 (five variants, any k1/b at query time), TF-IDF and
+//!   query likelihood ([`scoring::qld`]);
+//! - [`feedback`]: RM3 and Rocchio pseudo-relevance feedback;
+//! - [`shards`]: collection statistics summed over shards and the merge of
+//!   their top k;
+//! - [`writer`] and [`store`]: changes committed and saved crash-safely;
+//!   [`lucene`]: Lucene index folders read (never written);
+//! - [`fusion`]: reciprocal-rank fusion; [`project`]: a source tree walked
+//!   and chunked for search;
+//! - [`compat`]: engines that reproduce another library's results exactly
+//!   (agentic-retrieval's `LexicalRetriever`).
+//!
+//! No Python here: the bindings live in `rserini-py`.
 //!
 //! ```
-//! use rserini_core::{analysis::AnalyzerConfig, index::Index, search::{self, Model}, scoring::Bm25Params};
+//! use rserini_core::{analysis::AnalyzerConfig, index::Index, search::{Model, Request}, scoring::Bm25Params};
 //!
 //! let docs = vec![
 //!     ("d1".to_string(), "Routers forward packets between networks.".to_string()),
 //!     ("d2".to_string(), "Plants convert sunlight into energy.".to_string()),
 //! ];
 //! let index = Index::build(AnalyzerConfig::default(), docs).unwrap();
-//! let hits = search::search(&index, "network routing", 10, &Model::Bm25(Bm25Params::default())).unwrap();
+//! let hits = Request::new(Model::Bm25(Bm25Params::default()), 10).search(&index, "network routing").unwrap();
 //! assert_eq!(index.docid(hits[0].doc), Some("d1"));
 //! ```
 
 pub mod analysis;
 mod bits;
-pub mod chunk;
+pub mod compat;
 pub mod corpus;
 pub mod data;
 pub mod docstore;
 pub mod document;
 pub mod error;
-pub mod feature_vector;
+pub mod feedback;
 pub mod fieldnorm;
 pub mod fusion;
-pub mod generated;
-pub mod global_stats;
 pub mod impacts;
 pub mod index;
-pub mod lexical;
-pub mod lexical_store;
 pub mod lucene;
-pub mod merge;
 pub mod postings;
-pub mod qld;
+pub mod project;
 pub mod reorder;
-pub mod rm3;
-pub mod rocchio;
 pub mod safe_fs;
 pub mod scoring;
 pub mod search;
 pub mod segment;
+pub mod shards;
 mod short_key;
 pub mod store;
 mod token_cache;
-pub mod walk;
 pub mod writer;
 
 pub use error::{Error, Result};

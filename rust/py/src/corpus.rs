@@ -14,6 +14,7 @@ use rserini_core::document::{self, FieldError};
 use rserini_core::{Error, corpus};
 
 use crate::errors::CoreError;
+use crate::threads::detached;
 
 /// `(corpus, queries, qrels)` of a BEIR folder.
 type BeirPaths = (PathBuf, Option<PathBuf>, Option<PathBuf>);
@@ -102,4 +103,10 @@ pub fn read_documents(
     .map_err(CoreError)?
     .map_err(CoreError)?;
     Ok(docs)
+}
+
+/// Reads a BEIR ``queries.jsonl`` or a ``qid<TAB>text`` file.
+#[pyfunction]
+pub fn read_queries(py: Python<'_>, path: PathBuf) -> PyResult<Vec<(String, String)>> {
+    detached(py, None, || corpus::read_queries(&path))
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
-use rserini_core::global_stats::GlobalStats;
+use rserini_core::shards::global_stats::GlobalStats;
 
 use crate::errors::CoreError;
 

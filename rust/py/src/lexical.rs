@@ -8,8 +8,8 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use rserini_core::lexical::{self, Bm25Arm, Mode, TfidfArm};
-use rserini_core::lexical_store;
+use rserini_core::compat::agentic_retrieval::store as lexical_store;
+use rserini_core::compat::agentic_retrieval::{self as lexical, Bm25Arm, Mode, TfidfArm};
 
 use crate::convert::query_text;
 use crate::errors::{CoreError, CoreResult};

@@ -8,16 +8,17 @@ mod columns;
 mod convert;
 mod corpus;
 mod errors;
+mod feedback;
 mod fusion;
 mod global_stats;
 mod index;
 mod lexical;
 mod lucene_info;
 mod merge;
-mod pickle;
 mod project;
 mod query_limits;
 mod results;
+mod rules;
 mod scoring;
 mod snapshot_ids;
 mod threads;
@@ -36,13 +37,15 @@ mod _core {
     #[pymodule_export]
     use crate::analyzer::PyAnalyzer;
     #[pymodule_export]
-    use crate::corpus::{beir_files, corpus_files, document_fields, read_documents};
+    use crate::corpus::{beir_files, corpus_files, document_fields, read_documents, read_queries};
+    #[pymodule_export]
+    use crate::feedback::{PyRm3, PyRocchio};
     #[pymodule_export]
     use crate::fusion::{rrf, rrf_full_depth};
     #[pymodule_export]
     use crate::global_stats::PyGlobalStats;
     #[pymodule_export]
-    use crate::index::{PyIndex, read_queries};
+    use crate::index::{_index_from_files, PyIndex};
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,
@@ -53,13 +56,13 @@ mod _core {
     #[pymodule_export]
     use crate::merge::merge_topk;
     #[pymodule_export]
-    use crate::pickle::_index_from_files;
-    #[pymodule_export]
     use crate::project::{chunk_lines, list_source_files, read_source_files};
     #[pymodule_export]
     use crate::query_limits::{query_limits, set_query_limits};
     #[pymodule_export]
     use crate::results::{PyExplanation, PyHit, PyTermExplanation};
+    #[pymodule_export]
+    use crate::rules::{check_added_docids, check_query};
     #[pymodule_export]
     use crate::scoring::PyBm25;
 
@@ -76,6 +79,7 @@ mod _core {
             pyo3::types::PyTuple::new(m.py(), rserini_core::document::ID_FIELDS)?,
         )?;
         crate::scoring::add_constants(m)?;
+        crate::rules::add_constants(m)?;
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
-use rserini_core::merge;
+use rserini_core::shards::merge;
 
 use crate::args::Hits;
 use crate::columns::{Columns, Packed};

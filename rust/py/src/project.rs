@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use rserini_core::Error;
-use rserini_core::chunk;
-use rserini_core::generated::GeneratedRules;
-use rserini_core::walk::{self, Skip, SourceRead};
+use rserini_core::project::chunk;
+use rserini_core::project::generated::GeneratedRules;
+use rserini_core::project::walk::{self, Skip, SourceRead};
 
 use crate::errors::CoreError;
 

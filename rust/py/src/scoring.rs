@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use rserini_core::Error;
 use rserini_core::analysis::{Choice, Stemmer, Stopwords, Tokenizer};
-use rserini_core::qld::QldParams;
+use rserini_core::scoring::qld::QldParams;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, DEFAULT_B, DEFAULT_K1, LengthMode};
 use rserini_core::search::Model;
 
@@ -90,11 +90,6 @@ impl PyBm25 {
             params: Bm25Params::new(k1, b, variant, length, delta)?,
         })
     }
-
-    /// The core's parameters.
-    pub fn params(&self) -> Bm25Params {
-        self.params
-    }
 }
 
 /// The constructor's arguments, in its order: what `__reduce__` gives pickle.
@@ -165,7 +160,7 @@ pub enum Keywords {
     /// The searches and `explain`: `model`, `variant`, `k1`, `b`, `length`,
     /// `delta`, `mu`.
     Model,
-    /// The feedback searches, over Lucene's BM25: `k1` and `b`.
+    /// The feedback methods, over Lucene's BM25: `k1` and `b`.
     LuceneBm25,
 }
 
@@ -279,14 +274,15 @@ fn both(method: &str, keywords: Keywords, given: &[String]) -> PyErr {
     ))
 }
 
-/// The model of a search or `explain` from `scoring=` or the keywords of
-/// [`Keywords::Model`].
+/// The model of a search or `explain` from `scoring=` or the loose
+/// `keywords` (those of a feedback method name BM25's `k1` and `b` only).
 pub fn model(
     method: &str,
+    keywords: Keywords,
     scoring: Option<&Bound<'_, PyBm25>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Model> {
-    let loose = match Given::read(method, Keywords::Model, scoring, options)? {
+    let loose = match Given::read(method, keywords, scoring, options)? {
         Given::Scoring(bm25) => return Ok(Model::Bm25(bm25.params)),
         Given::Loose(loose) => loose,
     };
@@ -305,36 +301,6 @@ pub fn model(
         }
     };
     Ok(model)
-}
-
-/// The first-stage BM25 of `feature` feedback, from `scoring=` or `k1=`/`b=`:
-/// Lucene's BM25 with Lucene's lengths, as Anserini's.
-pub fn lucene_bm25(
-    method: &str,
-    feature: &str,
-    scoring: Option<Bound<'_, PyBm25>>,
-    options: Option<Bound<'_, PyDict>>,
-) -> PyResult<Bm25Params> {
-    let given = Given::read(
-        method,
-        Keywords::LuceneBm25,
-        scoring.as_ref(),
-        options.as_ref(),
-    );
-    let bm25 = match given? {
-        Given::Scoring(bm25) => bm25,
-        Given::Loose(loose) => loose.bm25().map_err(CoreError)?,
-    };
-    let params = bm25.params;
-    if params.variant != Bm25Variant::Lucene || params.length != LengthMode::Lucene {
-        return Err(CoreError(Error::Query(format!(
-            "{feature} feedback runs over Lucene's BM25, as Anserini's: scoring needs variant=\"lucene\" and length=\"lucene\" (got variant={:?}, length={:?})",
-            params.variant.name(),
-            params.length.name()
-        )))
-        .into());
-    }
-    Ok(params)
 }
 
 /// Adds the defaults and option names to the module, read off the core.

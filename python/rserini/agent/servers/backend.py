@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rserini._core import DEFAULT_B, DEFAULT_K1
+from rserini._core import DEFAULT_B, DEFAULT_K1, Bm25
 from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, build_preview, document_title
-from rserini.agent.tools.index_checks import check_bm25, require_document_store
 from rserini.agent.tools.lines import LineChunk, read_chunk, split_lines
-from rserini.exceptions import UnknownDocidError
+from rserini.agent.tools.tool_index import ToolIndex
 
 if TYPE_CHECKING:
     from rserini._core import Index
@@ -50,8 +49,9 @@ def highlight(text: str, terms: Sequence[str]) -> str:
     return text
 
 
-class IndexBackend:
-    """Rankings, previews and chunks of one index with fixed BM25 ``k1`` and ``b``.
+class IndexBackend(ToolIndex):
+    """Rankings, previews and chunks of one index with fixed BM25 ``k1`` and ``b`` (as
+    given, for the server's info).
 
     Raises
     ------
@@ -60,32 +60,16 @@ class IndexBackend:
     """
 
     def __init__(self, index: Index, *, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
-        require_document_store(index)
-        check_bm25(k1, b)
-        self.index = index
+        super().__init__(index, Bm25(k1, b))
         self.k1 = k1
         self.b = b
 
-    def search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """The top ``k`` hits of ``query`` (bag of words, BM25 ``k1``/``b``) as
-        ``(docid, score)``; ``[]`` for a query without terms. ``k`` past the number of
-        documents is the number of documents (the hits are the same)."""
-        if not query.strip() or not len(self.index):
-            return []
-        return self.index.search_pairs(
-            query, k=max(1, min(k, len(self.index))), k1=self.k1, b=self.b
-        )
-
     def document(self, docid: str) -> StoredDocument | None:
         """The stored document, or ``None`` when the index does not hold ``docid``."""
-        try:
-            fields = self.index.doc(docid)
-        except UnknownDocidError:
+        fields = self.fields(docid)
+        if fields is None:
             return None
-        contents = fields.get("contents")
-        if not isinstance(contents, str):
-            contents = self.index.contents(docid)
-        return StoredDocument(docid, document_title(fields), contents)
+        return StoredDocument(docid, document_title(fields), self.text(docid, fields))
 
     def preview(
         self,

@@ -48,12 +48,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rserini._core import DEFAULT_B, DEFAULT_K1
+from rserini._core import DEFAULT_B, DEFAULT_K1, Bm25
 from rserini.agent.tools import messages
 from rserini.agent.tools.budget import TimeBudget
 from rserini.agent.tools.cache import CachedSearch, SearchCache
 from rserini.agent.tools.excerpt import build_preview, clue_tokens, document_title
-from rserini.agent.tools.index_checks import check_bm25, require_document_store
 from rserini.agent.tools.java_rules import round3_all
 from rserini.agent.tools.jsformat import js_json, js_string_literal, js_trim
 from rserini.agent.tools.lines import read_chunk, split_lines
@@ -63,9 +62,9 @@ from rserini.agent.tools.passages import PassageScorer, best_excerpt
 from rserini.agent.tools.results import ToolResult
 from rserini.agent.tools.schemas import ToolSpec, tool_specs
 from rserini.agent.tools.spill import SpillDir, read_spill_name, search_spill_name
+from rserini.agent.tools.tool_index import ToolIndex
 from rserini.agent.tools.truncation import truncate_head
 from rserini.agent.tools.validation import ArgumentsError, validate_arguments
-from rserini.exceptions import UnknownDocidError
 
 if TYPE_CHECKING:
     from rserini._core import Index
@@ -151,11 +150,10 @@ class SearchSession:
         spill_dir: str | Path | None = None,
         max_events: int | None = None,
     ) -> None:
-        require_document_store(index)
+        self.reader = ToolIndex(index, Bm25(k1, b))
         if max_events is not None and max_events < 0:
             raise ValueError(f"max_events must be >= 0 (got {max_events})")
         self.max_events = max_events
-        check_bm25(k1, b)
         self.index = index
         self.k1 = k1
         self.b = b
@@ -291,11 +289,7 @@ class SearchSession:
             raise ToolError(messages.empty_query())
         start = time.perf_counter()
         # A query of Python-only whitespace (\x1c..\x1f) has no terms: no hits, as Lucene.
-        pairs = (
-            self.index.search_pairs(raw_query, k=SEARCH_K, k1=self.k1, b=self.b)
-            if raw_query.strip()
-            else []
-        )
+        pairs = self.reader.search(raw_query, SEARCH_K)
         timing = {"searchRpcMs": _ms(start)} if self.options.record_timings else None
         docids, scores = (
             (list(column) for column in zip(*pairs, strict=True)) if pairs else ([], [])
@@ -437,25 +431,13 @@ class SearchSession:
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _fields(self, docid: str) -> dict[str, object] | None:
-        try:
-            return self.index.doc(docid)
-        except UnknownDocidError:
-            return None
-
-    def _text_of(self, docid: str, fields: dict[str, object]) -> str:
-        # The server reads the stored JSON's "contents"; BEIR-shaped documents have none,
-        # and their indexed text (title + " " + text) stands in.
-        contents = fields.get("contents")
-        return contents if isinstance(contents, str) else self.index.contents(docid)
-
     def _contents(self, tool: str, docid: str) -> str:
         if not docid.strip(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"):
             raise ToolError(messages.empty_docid(tool))
-        fields = self._fields(docid)
+        fields = self.reader.fields(docid)
         if fields is None:
             raise ToolError(messages.not_found(docid, tool))
-        return self._text_of(docid, fields)
+        return self.reader.text(docid, fields)
 
     def _previewer(self, entry: CachedSearch) -> Callable[[int], dict[str, object] | None]:
         """The title and snippet fields of position ``i`` of ``entry`` (``None`` past the
@@ -488,11 +470,11 @@ class SearchSession:
     def _preview(
         self, docid: str, render: Callable[[str, str | None], tuple[str, bool]]
     ) -> dict[str, object]:
-        fields = self._fields(docid)
+        fields = self.reader.fields(docid)
         if fields is None:
             return {"title": None, "snippet": "[Document not found]", "snippetTruncated": False}
         title = document_title(fields)
-        excerpt, truncated = render(self._text_of(docid, fields), title)
+        excerpt, truncated = render(self.reader.text(docid, fields), title)
         # The adapter maps an empty excerpt to "no snippet".
         return {"title": title, **_optional(snippet=excerpt or None), "snippetTruncated": truncated}
 

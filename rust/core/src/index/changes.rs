@@ -4,11 +4,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::duplicates::{check_new_docids, check_nonempty_docids};
+use super::duplicates::check_added_docids;
 use super::merge_policy::merge_policy;
 use super::{Duplicates, Index, LiveSegment};
 use crate::document::Doc;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::segment::{Deletions, SegmentBuilder};
 
 impl Index {
@@ -48,22 +48,10 @@ impl Index {
                     .insert(d);
             }
         }
-        match duplicates {
-            Duplicates::Error => {
-                for doc in &adds {
-                    let exists =
-                        !deleted.contains(doc.docid.as_str()) && self.doc(&doc.docid).is_ok();
-                    if exists {
-                        return Err(Error::Document(format!(
-                            "docid {:?} is already in the index; delete it first to replace it, or add it with duplicates=\"keep\"",
-                            doc.docid
-                        )));
-                    }
-                }
-                check_new_docids(&adds, 0, |_| None)?;
-            }
-            Duplicates::Keep => check_nonempty_docids(&adds, 0)?,
-        }
+        let docids: Vec<&str> = adds.iter().map(|doc| doc.docid.as_str()).collect();
+        check_added_docids(&docids, duplicates, |docid| {
+            !deleted.contains(docid) && self.doc(docid).is_ok()
+        })?;
         let mut segments: Vec<LiveSegment> = self
             .segments
             .iter()

@@ -147,24 +147,34 @@ pub(super) fn check_nonempty_docids(docs: &[Doc], base: usize) -> Result<()> {
     }
 }
 
-/// Checks that new documents, numbered from `base`, have non-empty docids,
-/// unique among themselves and not among those `existing` gives a position.
-pub(crate) fn check_new_docids<'a>(
-    docs: &'a [Doc],
-    base: usize,
-    existing: impl Fn(&'a str) -> Option<usize>,
+/// The docid rule of one commit's additions, given as their `docids` in
+/// order: none empty; under [`Duplicates::Error`], none already in the index
+/// (`exists`: live, and not deleted by the same commit) and none twice. What
+/// [`Index::with_changes_as`](super::Index::with_changes_as) checks, for
+/// callers that queue changes over several indexes (a sharded index).
+///
+/// # Errors
+/// [`Error::Document`] for the first docid that breaks the rule.
+pub fn check_added_docids(
+    docids: &[&str],
+    duplicates: Duplicates,
+    exists: impl Fn(&str) -> bool,
 ) -> Result<()> {
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(docs.len());
-    for (i, doc) in docs.iter().enumerate() {
-        let position = base + i;
-        if doc.docid.is_empty() {
+    let unique = duplicates == Duplicates::Error;
+    if let Some(docid) = docids.iter().find(|d| unique && exists(d)) {
+        return Err(Error::Document(format!(
+            "docid {docid:?} is already in the index; delete it first to replace it, or add it with duplicates=\"keep\""
+        )));
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(docids.len());
+    for (position, &docid) in docids.iter().enumerate() {
+        if docid.is_empty() {
             return Err(empty_docid(position));
         }
-        let first = existing(&doc.docid).or_else(|| seen.get(doc.docid.as_str()).copied());
-        if let Some(first) = first {
-            return Err(duplicate_docid(&doc.docid, first, position));
+        if unique && let Some(&first) = seen.get(docid) {
+            return Err(duplicate_docid(docid, first, position));
         }
-        seen.insert(&doc.docid, position);
+        seen.entry(docid).or_insert(position);
     }
     Ok(())
 }

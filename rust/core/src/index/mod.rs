@@ -38,7 +38,7 @@ use crate::error::{Error, Result};
 use crate::scoring::{CollectionStats, LengthMode};
 
 pub use builder::{DEFAULT_MEMORY_BUDGET, IndexBuilder};
-pub use duplicates::Duplicates;
+pub use duplicates::{Duplicates, check_added_docids};
 pub use live_segment::LiveSegment;
 use live_segment::term_union;
 pub use merge_policy::{MAX_DELETED_SHARE, MAX_SEGMENTS};

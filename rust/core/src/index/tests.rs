@@ -1,7 +1,7 @@
 use super::duplicates::DocidSet;
 use super::*;
 use crate::scoring::Bm25Params;
-use crate::search::{Model, search};
+use crate::search::{Model, Request};
 
 /// A small corpus with a skewed vocabulary, some empty and some
 /// stopword-only documents.
@@ -74,10 +74,8 @@ fn same(a: &Index, b: &Index) {
     }
     let model = Model::Bm25(Bm25Params::default());
     for query in ["w1 w2 w3", "running", "the w5", "w996 running3", "nothing"] {
-        let (ha, hb) = (
-            search(a, query, 50, &model).unwrap(),
-            search(b, query, 50, &model).unwrap(),
-        );
+        let search = |index| Request::new(model, 50).search(index, query).unwrap();
+        let (ha, hb) = (search(a), search(b));
         assert_eq!(ha.len(), hb.len());
         for (p, q) in ha.iter().zip(&hb) {
             assert_eq!((p.doc, p.score.to_bits()), (q.doc, q.score.to_bits()));

@@ -1,7 +1,7 @@
 use super::*;
 use crate::lucene::reader::tests::fixture;
 use crate::scoring::Bm25Params;
-use crate::search::{self, Model};
+use crate::search::{Model, Request};
 
 #[test]
 fn converts_with_exact_lengths_matching_lucene_norms() {
@@ -14,13 +14,9 @@ fn converts_with_exact_lengths_matching_lucene_norms() {
     for doc in 0..82u32 {
         assert_eq!(segment.norms[doc as usize], norms.values[doc as usize]);
     }
-    let hits = search::search(
-        &index,
-        "information retrieval",
-        5,
-        &Model::Bm25(Bm25Params::default()),
-    )
-    .unwrap();
+    let hits = Request::new(Model::Bm25(Bm25Params::default()), 5)
+        .search(&index, "information retrieval")
+        .unwrap();
     assert_eq!(hits.len(), 5);
 }
 

@@ -6,7 +6,7 @@ use crate::analysis::AnalyzerConfig;
 use crate::document::Doc;
 use crate::index::{Duplicates, Index, IndexBuilder};
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use crate::search::{Algorithm, Model, search_with};
+use crate::search::{Algorithm, Model, Request};
 
 /// `clusters` groups of documents, each drawing its terms from a
 /// vocabulary of its own (plus a few shared terms), interleaved in the input
@@ -186,7 +186,9 @@ fn hits(
     model: &Model,
     algorithm: Algorithm,
 ) -> Vec<(String, u32)> {
-    search_with(index, query, k, model, algorithm)
+    Request::new(*model, k)
+        .with_algorithm(algorithm)
+        .search(index, query)
         .unwrap()
         .iter()
         .map(|h| (index.docid(h.doc).unwrap().to_owned(), h.score.to_bits()))

@@ -5,9 +5,9 @@ use super::query::{QueryTerm, query_terms};
 use super::statistics::Statistics;
 use super::weight::{PostingScorer, Weight};
 use crate::error::Result;
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::tfidf;
+use crate::shards::global_stats::GlobalStats;
 
 /// How one query term contributes to one document's score.
 #[derive(Clone, Debug, PartialEq)]

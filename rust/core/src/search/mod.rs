@@ -8,8 +8,8 @@
 //! ascending** (byte-wise). Per-term scores are float32 and are summed in
 //! float64 in query-term order, then rounded to float32, as Lucene sums the
 //! clauses of a boolean query. Collection statistics are the index's (all
-//! segments, live documents), or those given to [`search_with_stats`] (of
-//! a collection this index is a shard of). This path is the reference that
+//! segments, live documents), or those a [`Request`] gives (of a
+//! collection this index is a shard of). This path is the reference that
 //! the pruned algorithms of [`pruned`] reproduce exactly; [`Algorithm`]
 //! chooses between them.
 //!
@@ -18,15 +18,12 @@
 //! `statistics.rs` (the index's own or given statistics, checked),
 //! `weight.rs` (the model bound to the statistics), `exhaustive.rs`
 //! (the reference path), [`pruned`] over [`cursor`]s, [`topk`] (the k best
-//! of a segment) and `explain.rs` (a score broken down by term). The entry
-//! points below tie them together.
-
-use rayon::prelude::*;
+//! of a segment) and `explain.rs` (a score broken down by term).
+//! `request.rs` ties them together: a [`Request`] (model, algorithm,
+//! statistics, feedback, k) is the one entry point.
 
 use crate::error::{Error, Result};
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
-use crate::scoring::Bm25Params;
 
 pub mod cursor;
 mod exhaustive;
@@ -36,6 +33,7 @@ pub mod limits;
 mod model;
 pub mod pruned;
 mod query;
+mod request;
 mod statistics;
 pub mod topk;
 mod weight;
@@ -48,9 +46,20 @@ pub use fields::search_fields;
 pub use model::{Algorithm, Model};
 use query::TermOrds;
 pub use query::{QueryTerm, ScoredDoc, query_terms, rank_order};
-use statistics::Statistics;
+pub use request::{Feedback, Query, Request};
 pub use weight::bm25_boosted_weights;
 use weight::{PostingScorer, Weight};
+
+/// Checks that `query` holds something to search for: a query of blanks is
+/// refused (an analyzed query that keeps no term just matches nothing).
+pub fn check_query(query: &str) -> Result<()> {
+    if query.trim().is_empty() {
+        return Err(Error::Query(
+            "the query is empty; give at least one word to search for".into(),
+        ));
+    }
+    Ok(())
+}
 
 /// Checks `k` and turns it into a `usize`.
 pub fn check_k(k: i64) -> Result<usize> {
@@ -60,83 +69,6 @@ pub fn check_k(k: i64) -> Result<usize> {
         )));
     }
     Ok(k as usize)
-}
-
-/// The `k` best documents for `query`, best first, under the tie rule.
-///
-/// An empty query, or one whose terms are all unknown or removed by the
-/// analyzer, matches nothing and returns no hits.
-/// A query over the [`limits`] is an [`Error::Query`].
-pub fn search(index: &Index, query: &str, k: usize, model: &Model) -> Result<Vec<ScoredDoc>> {
-    search_with(index, query, k, model, Algorithm::Auto)
-}
-
-/// [`search`] by a chosen algorithm (all return the same hits).
-pub fn search_with(
-    index: &Index,
-    query: &str,
-    k: usize,
-    model: &Model,
-    algorithm: Algorithm,
-) -> Result<Vec<ScoredDoc>> {
-    let (terms, ords) = query::analyze(index, query)?;
-    Ok(top_k(index, &terms, &ords, k, model, algorithm, || {
-        Weight::new(index, &terms, model, Statistics::Own)
-    }))
-}
-
-/// [`search_with`] for already analyzed terms.
-pub fn search_terms(
-    index: &Index,
-    terms: &[QueryTerm],
-    k: usize,
-    model: &Model,
-    algorithm: Algorithm,
-) -> Vec<ScoredDoc> {
-    let ords = TermOrds::lookup(index, terms);
-    top_k(index, terms, &ords, k, model, algorithm, || {
-        Weight::new(index, terms, model, Statistics::Own)
-    })
-}
-
-/// [`search_with`] scored with `stats` instead of the index's own
-/// statistics when given: those of a collection this index is a shard of,
-/// so that its hits score as in one index of the whole collection. Every
-/// query term must be in `stats`, and the model BM25, or QLD with
-/// collection frequencies in `stats`.
-pub fn search_with_stats(
-    index: &Index,
-    query: &str,
-    k: usize,
-    model: &Model,
-    algorithm: Algorithm,
-    stats: Option<&GlobalStats>,
-) -> Result<Vec<ScoredDoc>> {
-    let Some(stats) = stats else {
-        return search_with(index, query, k, model, algorithm);
-    };
-    let (terms, ords) = query::analyze(index, query)?;
-    let counts = Statistics::global(index, &terms, model, stats)?;
-    Ok(top_k(index, &terms, &ords, k, model, algorithm, || {
-        Weight::new(index, &terms, model, Statistics::Global(stats, &counts))
-    }))
-}
-
-/// [`search_terms`] with the per-term weights given (for BM25, Lucene's
-/// `boost · idf`; see [`bm25_boosted_weights`]): the second stage of
-/// feedback queries, whose boosts are not counts.
-pub fn search_weighted(
-    index: &Index,
-    terms: &[QueryTerm],
-    weights: &[f64],
-    k: usize,
-    model: &Model,
-    algorithm: Algorithm,
-) -> Vec<ScoredDoc> {
-    let ords = TermOrds::lookup(index, terms);
-    top_k(index, terms, &ords, k, model, algorithm, || {
-        Weight::with_weights(index, terms, weights.to_vec(), model)
-    })
 }
 
 /// The `k` best documents for `terms` under `model`, segment by segment
@@ -185,50 +117,4 @@ fn top_k<'a>(
         hits.truncate(k);
     }
     hits
-}
-
-/// Runs many queries over a rayon pool; results are in input order and equal
-/// to running [`search`] on each query alone.
-pub fn batch_search(
-    index: &Index,
-    queries: &[String],
-    k: usize,
-    model: &Model,
-    algorithm: Algorithm,
-) -> Result<Vec<Vec<ScoredDoc>>> {
-    queries
-        .par_iter()
-        .map(|q| search_with(index, q, k, model, algorithm))
-        .collect()
-}
-
-/// The `k` best documents for a query of `(term, boost)` pairs (terms
-/// distinct) under Lucene's BM25, as a `BooleanQuery` of `BoostQuery`s: the
-/// second stage of the feedback models.
-pub fn search_boosted(
-    index: &Index,
-    query: &[(String, f32)],
-    k: usize,
-    params: &Bm25Params,
-    algorithm: Algorithm,
-) -> Vec<ScoredDoc> {
-    let terms: Vec<QueryTerm> = query
-        .iter()
-        .map(|(term, _)| QueryTerm {
-            term: term.clone(),
-            query_tf: 1,
-            df: index.df(term),
-        })
-        .collect();
-    let boosts: Vec<f32> = query.iter().map(|(_, b)| *b).collect();
-    let ords = TermOrds::lookup(index, &terms);
-    top_k(
-        index,
-        &terms,
-        &ords,
-        k,
-        &Model::Bm25(*params),
-        algorithm,
-        || Weight::boosted(index, &terms, &boosts, params),
-    )
 }

@@ -3,8 +3,8 @@
 
 use super::pruned::Pruning;
 use crate::error::{Error, Result};
-use crate::qld::QldParams;
 use crate::scoring::Bm25Params;
+use crate::scoring::qld::QldParams;
 
 /// A scoring model with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -15,6 +15,17 @@ pub enum Model {
     TfIdf,
     /// Query likelihood with Dirichlet smoothing, as Lucene's.
     Qld(QldParams),
+}
+
+impl Model {
+    /// The model's name: `"bm25"`, `"tfidf"` or `"qld"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Model::Bm25(_) => "bm25",
+            Model::TfIdf => "tfidf",
+            Model::Qld(_) => "qld",
+        }
+    }
 }
 
 /// How the top k is found. Every choice returns the same hits (same
@@ -33,15 +44,20 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Every algorithm by name, `auto` first.
+    pub const ALL: [(&'static str, Algorithm); 4] = [
+        ("auto", Algorithm::Auto),
+        ("exhaustive", Algorithm::Exhaustive),
+        ("maxscore", Algorithm::MaxScore),
+        ("bmw", Algorithm::BlockMaxWand),
+    ];
+
     /// Parses `auto`, `exhaustive`, `maxscore` or `bmw`.
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "auto" => Ok(Algorithm::Auto),
-            "exhaustive" => Ok(Algorithm::Exhaustive),
-            "maxscore" => Ok(Algorithm::MaxScore),
-            "bmw" => Ok(Algorithm::BlockMaxWand),
-            other => Err(Error::Query(format!(
-                "unknown algorithm {other:?}: use auto, exhaustive, maxscore or bmw"
+        match Self::ALL.iter().find(|(n, _)| *n == name) {
+            Some(&(_, algorithm)) => Ok(algorithm),
+            None => Err(Error::Query(format!(
+                "unknown algorithm {name:?}: use auto, exhaustive, maxscore or bmw"
             ))),
         }
     }
@@ -181,7 +197,7 @@ mod tests {
         // A small segment is always scored in full.
         assert_eq!(auto(5_000, 400_000, 390_000, 10), None);
         // Never for a model without block bounds, whatever the sizes.
-        let qld = Model::Qld(crate::qld::QldParams::default());
+        let qld = Model::Qld(crate::scoring::qld::QldParams::default());
         assert_eq!(
             Algorithm::Auto.resolve(&qld, &[1.0, 1.0], &[390_000, 10_000], 1_000_000, 10),
             None

@@ -6,9 +6,9 @@
 use super::model::Model;
 use super::query::QueryTerm;
 use crate::error::{Error, Result};
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
 use crate::scoring::{CollectionStats, LengthMode};
+use crate::shards::global_stats::GlobalStats;
 
 /// The statistics a query is scored with.
 #[derive(Clone, Copy)]

@@ -1,16 +1,18 @@
 //! Every algorithm returns exactly the hits of exhaustive scoring: the same
 //! documents, in the same order, with bit-identical scores.
 
+use std::sync::Arc;
+
 use proptest::prelude::*;
 
 use crate::analysis::AnalyzerConfig;
 use crate::document::Doc;
-use crate::global_stats::GlobalStats;
 use crate::index::Index;
-use crate::merge::merge_topk;
-use crate::qld::QldParams;
+use crate::scoring::qld::QldParams;
 use crate::scoring::{Bm25Params, Bm25Variant, LengthMode};
-use crate::search::{Algorithm, Model, ScoredDoc, query_terms, search_with, search_with_stats};
+use crate::search::{Algorithm, Model, Request, ScoredDoc, query_terms};
+use crate::shards::global_stats::GlobalStats;
+use crate::shards::merge::merge_topk;
 
 /// Documents of words `w0`, `w1`, … drawn with a skew (low numbers
 /// common), so that some lists span many blocks and others are short.
@@ -59,7 +61,7 @@ fn variant(i: usize) -> Bm25Variant {
 
 fn check(index: &Index, query: &str, k: usize, model: &Model) -> Result<(), TestCaseError> {
     check_algorithms(query, k, |algorithm| {
-        search_with(index, query, k, model, algorithm).unwrap()
+        search_with(index, query, k, model, algorithm)
     })
 }
 
@@ -123,7 +125,7 @@ fn ties_at_the_threshold_are_broken_by_docid() {
     let model = Model::Bm25(Bm25Params::default());
     for k in [1, 10, 129, 999, 1000, 1001] {
         check(&index, "a b", k, &model).unwrap();
-        let hits = search_with(&index, "a", k, &model, Algorithm::MaxScore).unwrap();
+        let hits = search_with(&index, "a", k, &model, Algorithm::MaxScore);
         let first: Vec<&str> = hits.iter().map(|h| index.docid(h.doc).unwrap()).collect();
         assert_eq!(first[0], "d0000");
     }
@@ -187,7 +189,11 @@ fn check_with_stats(
     stats: &GlobalStats,
 ) -> Result<(), TestCaseError> {
     check_algorithms(query, k, |algorithm| {
-        search_with_stats(index, query, k, model, algorithm, Some(stats)).unwrap()
+        Request::new(*model, k)
+            .with_algorithm(algorithm)
+            .with_stats(Some(Arc::new(stats.clone())))
+            .search(index, query)
+            .unwrap()
     })
 }
 
@@ -289,7 +295,10 @@ fn sharded_search(
         .zip(&parts_stats)
         .map(|(shard, own)| {
             let stats = if global { &stats } else { own };
-            search_with_stats(shard, query, k, model, algorithm, Some(stats))
+            Request::new(*model, k)
+                .with_algorithm(algorithm)
+                .with_stats(Some(Arc::new(stats.clone())))
+                .search(shard, query)
                 .unwrap()
                 .into_iter()
                 .map(|h| (shard.docid(h.doc).unwrap().to_owned(), h.score))
@@ -309,7 +318,6 @@ fn sharded_search(
 
 fn single_search(index: &Index, query: &str, k: usize, model: &Model) -> Vec<(String, u32)> {
     search_with(index, query, k, model, Algorithm::Exhaustive)
-        .unwrap()
         .into_iter()
         .map(|h| (index.docid(h.doc).unwrap().to_owned(), h.score.to_bits()))
         .collect()
@@ -423,11 +431,14 @@ proptest! {
             .collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let batch = pool.install(|| {
-            crate::search::batch_search(&index, &texts, k, &model, Algorithm::Exhaustive).unwrap()
+            Request::new(model, k)
+                .with_algorithm(Algorithm::Exhaustive)
+                .batch(&index, &texts)
+                .unwrap()
         });
         for (query, batch) in texts.iter().zip(&batch) {
-            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore).unwrap();
-            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive).unwrap();
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
             for got in [&got, batch] {
                 prop_assert_eq!(got.len(), expected.len(), "{}", query);
                 for (g, e) in got.iter().zip(&expected) {
@@ -479,8 +490,8 @@ fn materialized_lists_span_accumulation_ranges() {
     }
     for query in ["w1 w7", "w0 w13 w500", "w2", "w49 w996 w3"] {
         for k in [1, 10, 1000] {
-            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore).unwrap();
-            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive).unwrap();
+            let expected = search_with(&index, query, k, &model, Algorithm::MaxScore);
+            let got = search_with(&index, query, k, &model, Algorithm::Exhaustive);
             assert_eq!(got.len(), expected.len(), "{query} k={k}");
             for (g, e) in got.iter().zip(&expected) {
                 assert_eq!(
@@ -494,4 +505,18 @@ fn materialized_lists_span_accumulation_ranges() {
     for segment in index.segments() {
         assert!(segment.impacts.is_built());
     }
+}
+
+/// The hits of `query` under `model`, found by `algorithm`.
+fn search_with(
+    index: &Index,
+    query: &str,
+    k: usize,
+    model: &Model,
+    algorithm: Algorithm,
+) -> Vec<ScoredDoc> {
+    Request::new(*model, k)
+        .with_algorithm(algorithm)
+        .search(index, query)
+        .unwrap()
 }

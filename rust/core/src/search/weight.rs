@@ -10,7 +10,7 @@ use super::model::Model;
 use super::query::QueryTerm;
 use super::statistics::Statistics;
 use crate::index::Index;
-use crate::qld::QldScorer;
+use crate::scoring::qld::QldScorer;
 use crate::scoring::{Bm25Params, Bm25Scorer, tfidf};
 use crate::segment::SegmentData;
 
@@ -64,21 +64,6 @@ impl<'a> Weight<'a> {
             terms,
             weights,
             scorer,
-        }
-    }
-
-    /// `terms` under `model` with the weights given: the second stage of
-    /// feedback queries, whose boosts are not counts.
-    pub(super) fn with_weights(
-        index: &'a Index,
-        terms: &'a [QueryTerm],
-        weights: Vec<f64>,
-        model: &Model,
-    ) -> Self {
-        Weight {
-            terms,
-            weights,
-            scorer: PostingScorer::new(index, model, Statistics::Own),
         }
     }
 

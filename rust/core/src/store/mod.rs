@@ -36,10 +36,10 @@
 //! (`meta.json`: listing, checksum, reading), `write_lock.rs` (the writer
 //! lock), `segment_files.rs` (a segment's files, written and read back),
 //! `save.rs` (crash-safe saves and garbage collection), `load.rs` (loading,
-//! the latest state, verification) and `legacy.rs` (format version 1).
+//! the latest state, verification) and `format1.rs` (format version 1).
 
 mod footer;
-mod legacy;
+mod format1;
 mod load;
 mod meta;
 mod save;

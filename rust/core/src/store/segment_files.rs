@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::footer::read_footer;
-use super::legacy;
+use super::format1;
 use super::meta::{FileEntry, SegmentMeta};
 use super::{CRC_ON_LOAD_MAX, META_FILE};
 use crate::bits;
@@ -80,7 +80,7 @@ fn payload(
 /// A per-document u32 array of `n` entries: bit-packed (v2) or plain (v1).
 fn doc_u32s(path: &Path, data: &[u8], n: usize, version: u32) -> Result<Vec<u32>> {
     let values = if version == 1 {
-        legacy::u32s(data, n)
+        format1::u32s(data, n)
     } else {
         bits::unpack_u32s(data, n)
     };
@@ -121,7 +121,7 @@ pub(super) fn open_segment(
 
     let (path, docid_data) = required("docids")?;
     let docids = if version == 1 {
-        legacy::docids(&docid_data, n)
+        format1::docids(&docid_data, n)
     } else {
         DocIds::open(docid_data, n)
     }
@@ -152,7 +152,7 @@ pub(super) fn open_segment(
     let num_terms = terms.len();
     let (path, info) = required("terminfo")?;
     let term_infos = if version == 1 {
-        legacy::term_table(&info, num_terms)
+        format1::term_table(&info, num_terms)
     } else {
         TermTable::open(info, num_terms)
     }
@@ -164,7 +164,7 @@ pub(super) fn open_segment(
     })?;
     let (path, block_data) = required("blocks")?;
     let blocks = if version == 1 {
-        legacy::blocks(&block_data)
+        format1::blocks(&block_data)
     } else {
         postings::decode_blocks(&block_data, &term_infos)
     }

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::document::Doc;
 use crate::error::{Error, Result};
-use crate::generated::GeneratedRules;
+use crate::project::generated::GeneratedRules;
 
 /// Folder name of the per-project index cache.
 pub const CACHE_DIR: &str = ".rserini";

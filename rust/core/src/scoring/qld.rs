@@ -119,6 +119,7 @@ mod tests {
     fn mu_is_validated() {
         assert!(QldParams::new(1000.0).is_ok());
         assert!(QldParams::new(0.0).is_err()); // would rank in docid order
+        assert!(QldParams::new(1e-45).is_err()); // subnormal
         assert!(QldParams::new(f64::from(f32::MIN_POSITIVE)).is_ok());
         assert!(QldParams::new(-1.0).is_err());
         assert!(QldParams::new(f64::NAN).is_err());

@@ -39,6 +39,7 @@ mod fuse;
 mod lists;
 mod lowercase;
 mod scores;
+pub mod store;
 mod tfidf;
 mod vocab;
 

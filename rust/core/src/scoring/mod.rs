@@ -1,4 +1,5 @@
-//! Scoring models: BM25 in five variants and TF-IDF cosine, each a small pure
+//! Scoring models: BM25 in five variants, TF-IDF cosine and query likelihood
+//! ([`qld`]), each a small pure
 //! function of collection statistics chosen at query time.
 //!
 //! BM25 variants follow Kamphuis, de Vries, Boytsov and Lin, "Which BM25 Do
@@ -22,6 +23,8 @@
 //! counted in N and avgdl, as in Lucene's `docCount`); the `lucene` variant
 //! then runs in float32 in the exact order of Lucene's `BM25Similarity`.
 //! `exact` uses exact lengths and counts every document.
+
+pub mod qld;
 
 use serde::{Deserialize, Serialize};
 

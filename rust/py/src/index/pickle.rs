@@ -1,6 +1,6 @@
-//! Pickling an in-memory `Index`: its saved files travel as bytes and are
-//! loaded back from a private scratch folder. (A saved index pickles as its
-//! path, in `index.rs`.)
+//! Pickling an `Index`: a saved one pickles as its path; an in-memory one's
+//! saved files travel as bytes and are loaded back from a private scratch
+//! folder.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,11 +10,28 @@ use pyo3::types::{PyBytes, PyDict, PyTuple};
 use rserini_core::index::Index;
 use rserini_core::{Error, store};
 
-use crate::index::PyIndex;
+use super::PyIndex;
 use crate::threads::detached;
 
+#[pymethods]
+impl PyIndex {
+    /// A saved index pickles as its path; an in-memory one as its files' bytes.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let this = slf.get();
+        match this.path() {
+            Some(path) => Ok((
+                slf.get_type().getattr("load")?,
+                PyTuple::new(slf.py(), [path])?,
+            )),
+            None => in_memory(slf.py(), &this.snapshot(), this.source.clone()),
+        }
+    }
+}
+
 /// `__reduce__` of an in-memory index: `_index_from_files(files, source)`.
-pub fn in_memory<'py>(
+fn in_memory<'py>(
     py: Python<'py>,
     index: &Arc<Index>,
     source: Option<String>,

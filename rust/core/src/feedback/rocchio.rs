@@ -22,10 +22,10 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
-use crate::feature_vector::{self as fv, Vector};
+use crate::feedback::feature_vector::{self as fv, Vector};
 use crate::index::Index;
 use crate::scoring::Bm25Params;
-use crate::search::{self, Algorithm, Model, ScoredDoc};
+use crate::search::{self, Algorithm, Feedback, Model, Query, Request};
 
 /// Rocchio parameters, validated.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,7 +146,9 @@ pub fn expanded_query(
 ) -> Result<Vec<(String, f32)>> {
     fv::require_store(index, "Rocchio")?;
     let terms = search::query_terms(index, query)?;
-    let hits = search::search_terms(index, &terms, k, &Model::Bm25(*bm25), algorithm);
+    let hits = Request::new(Model::Bm25(*bm25), k)
+        .with_algorithm(algorithm)
+        .search(index, Query::Terms(&terms))?;
     let ids: Vec<u32> = hits.iter().map(|h| h.doc).collect();
     let top = &ids[..params.top_fb_docs.min(ids.len())];
     let relevant = mean_vector(index, top, params.top_fb_terms)?;
@@ -181,20 +183,27 @@ pub fn expanded_query(
         .collect())
 }
 
-/// The `k` best documents for `query` with Rocchio feedback, under the tie rule.
-///
-/// # Errors
-/// [`Error::Query`] if the index keeps no document store.
-pub fn search(
-    index: &Index,
-    query: &str,
-    k: usize,
-    bm25: &Bm25Params,
-    params: &RocchioParams,
-    algorithm: Algorithm,
-) -> Result<Vec<ScoredDoc>> {
-    let expanded = expanded_query(index, query, k, bm25, params, algorithm)?;
-    Ok(search::search_boosted(index, &expanded, k, bm25, algorithm))
+/// Rocchio feedback in a search [`Request`](crate::search::Request).
+impl Feedback for RocchioParams {
+    fn name(&self) -> &'static str {
+        "Rocchio"
+    }
+
+    fn check(&self, index: &Index) -> Result<()> {
+        fv::require_store(index, self.name())
+    }
+
+    /// The Rocchio query (the first stage to depth `k`).
+    fn expand(
+        &self,
+        index: &Index,
+        query: &str,
+        k: usize,
+        bm25: &Bm25Params,
+        algorithm: Algorithm,
+    ) -> Result<Vec<(String, f32)>> {
+        expanded_query(index, query, k, bm25, self, algorithm)
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Anserini's `FeatureVector` operations, shared by the feedback models
-//! ([`crate::rm3`], [`crate::rocchio`]): weighted terms as float32, pruned
+//! ([`crate::feedback::rm3`], [`crate::feedback::rocchio`]): weighted terms as float32, pruned
 //! by weight descending then term ascending (Java's `String.compareTo`),
 //! norms in double, scaled weights rounded to float32.
 

@@ -22,10 +22,10 @@
 use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
-use crate::feature_vector::{self as fv, Vector};
+use crate::feedback::feature_vector::{self as fv, Vector};
 use crate::index::Index;
 use crate::scoring::Bm25Params;
-use crate::search::{self, Algorithm, Model, ScoredDoc};
+use crate::search::{self, Algorithm, Feedback, Model, Query, Request, ScoredDoc};
 
 /// Anserini's first-stage depth when reranking (`SearchArgs.rerankcutoff`).
 pub const RERANK_CUTOFF: usize = 50;
@@ -133,7 +133,9 @@ pub fn expanded_query(
     fv::require_store(index, "RM3")?;
     let terms = search::query_terms(index, query)?;
     let depth = params.fb_docs.min(RERANK_CUTOFF);
-    let hits = search::search_terms(index, &terms, depth, &Model::Bm25(*bm25), algorithm);
+    let hits = Request::new(Model::Bm25(*bm25), depth)
+        .with_algorithm(algorithm)
+        .search(index, Query::Terms(&terms))?;
     let model = relevance_model(index, &hits, params)?;
     let mut original: Vector = terms
         .iter()
@@ -157,20 +159,27 @@ pub fn expanded_query(
         .collect())
 }
 
-/// The `k` best documents for `query` with RM3 feedback, under the tie rule.
-///
-/// # Errors
-/// [`Error::Query`] if the index keeps no document store.
-pub fn search(
-    index: &Index,
-    query: &str,
-    k: usize,
-    bm25: &Bm25Params,
-    params: &Rm3Params,
-    algorithm: Algorithm,
-) -> Result<Vec<ScoredDoc>> {
-    let expanded = expanded_query(index, query, bm25, params, algorithm)?;
-    Ok(search::search_boosted(index, &expanded, k, bm25, algorithm))
+/// RM3 feedback in a search [`Request`](crate::search::Request).
+impl Feedback for Rm3Params {
+    fn name(&self) -> &'static str {
+        "RM3"
+    }
+
+    fn check(&self, index: &Index) -> Result<()> {
+        fv::require_store(index, self.name())
+    }
+
+    /// The RM3 query (the first stage's depth is `fb_docs`, at most [`RERANK_CUTOFF`]).
+    fn expand(
+        &self,
+        index: &Index,
+        query: &str,
+        _k: usize,
+        bm25: &Bm25Params,
+        algorithm: Algorithm,
+    ) -> Result<Vec<(String, f32)>> {
+        expanded_query(index, query, bm25, self, algorithm)
+    }
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 use proptest::prelude::*;
 
 use super::fit::fit_in_runs;
+use super::store;
 use super::*;
 use crate::fusion;
-use crate::lexical_store;
 
 fn texts(docs: &[&str]) -> Vec<String> {
     docs.iter().map(|s| s.to_string()).collect()
@@ -207,8 +207,8 @@ proptest! {
             let one = fit_in_runs(mode, &docs, 1);
             let many = fit_in_runs(mode, &docs, runs);
             prop_assert_eq!(
-                lexical_store::to_bytes("", &one.0, &one.1),
-                lexical_store::to_bytes("", &many.0, &many.1)
+                store::to_bytes("", &one.0, &one.1),
+                store::to_bytes("", &many.0, &many.1)
             );
         }
     }
@@ -218,8 +218,8 @@ proptest! {
     #[test]
     fn fitted_weights_equal_stored_weights(docs in corpus()) {
         let (t, b) = fit(Mode::Code, &docs);
-        let bytes = lexical_store::to_bytes("", &t, &b);
-        let (_, stored, _) = lexical_store::from_bytes(&bytes, std::path::Path::new("<m>")).unwrap();
+        let bytes = store::to_bytes("", &t, &b);
+        let (_, stored, _) = store::from_bytes(&bytes, std::path::Path::new("<m>")).unwrap();
         for q in ["the user", "get b b café", "東京 2 _ zzz", ""] {
             let fitted = ranking(&t.scores(q));
             let again = ranking(&stored.scores(q));

@@ -14,8 +14,8 @@
 
 use std::path::Path;
 
+use super::{Bm25Arm, Mode, TfidfArm};
 use crate::error::{Error, Result};
-use crate::lexical::{Bm25Arm, Mode, TfidfArm};
 use crate::safe_fs;
 use crate::store::{read_footer, with_footer};
 
@@ -300,7 +300,7 @@ pub fn load(path: &Path) -> Result<(String, TfidfArm, Bm25Arm)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexical::{self, fit};
+    use crate::compat::agentic_retrieval::{self as lexical, fit};
 
     fn corpus() -> Vec<String> {
         ["e e b", "d d c d c", "e", "", "getUserById e"]
