@@ -16,6 +16,9 @@ import pytest
 import rserini
 
 REPO = Path(__file__).resolve().parent.parent
+# The folder holding the rserini under test (the installed wheel's site-packages, or
+# python/ of a source build): a child Python given it as PYTHONPATH imports the same one.
+IMPORT_ROOT = str(Path(rserini.__file__).resolve().parent.parent)
 DATA = Path(os.environ.get("RSERINI_DATA", REPO.parent / "shared" / "data")).resolve()
 
 TINY = [

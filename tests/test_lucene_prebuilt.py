@@ -35,7 +35,7 @@ from rserini.lucene.prebuilt import (
     prebuilt_indexes,
 )
 from rserini.parity import PyseriniUnavailableError, check_available
-from support import REPO
+from support import IMPORT_ROOT
 
 FILES = {"segments_1": b"segments file bytes", "_0.si": b"si", "_0_Lucene99_0.doc": b"x" * 5000}
 
@@ -195,7 +195,7 @@ def _pyserini(script: str, env: dict[str, str]) -> str:
         [sys.executable, "-c", prelude + script],
         capture_output=True,
         text=True,
-        env={**os.environ, **env, "PYTHONPATH": str(REPO / "python")},
+        env={**os.environ, **env, "PYTHONPATH": IMPORT_ROOT},
         timeout=600,
         check=False,
     )

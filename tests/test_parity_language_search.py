@@ -20,6 +20,7 @@ import pytest
 
 from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import LuceneSearcher
+from support import IMPORT_ROOT
 
 pytestmark = pytest.mark.parity
 
@@ -50,7 +51,7 @@ def test_language_collection_ranks_as_pyserini(tmp_path: Path, code: str) -> Non
     ]
     (docs / "docs.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "q.json").write_text(json.dumps(queries(code)), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "python"), str(HERE)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([IMPORT_ROOT, str(HERE)])}
     script = HERE / "pyserini_language_search.py"
     subprocess.run(
         [sys.executable, str(script), code, str(docs), str(tmp_path / "q.json"),

@@ -20,7 +20,7 @@ import pytest
 
 from rserini import ANALYZER_PRESETS, Analyzer
 from rserini.parity import PyseriniUnavailableError, check_available
-from support import REPO
+from support import IMPORT_ROOT
 
 pytestmark = pytest.mark.parity
 
@@ -47,7 +47,7 @@ def pyserini_tokens(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[
         pytest.skip(message)
     work = tmp_path_factory.mktemp("languages")
     (work / "in.json").write_text(json.dumps({c: texts(c) for c in LANGUAGES}), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "python"), str(HERE)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([IMPORT_ROOT, str(HERE)])}
     subprocess.run(
         [
             sys.executable,

@@ -37,7 +37,7 @@ from rserini.lucene import prebuilt
 from rserini.lucene.prebuilt import ChecksumError, DownloadError, PrebuiltIndex
 from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import IndexReader, LuceneSearcher, NotSupportedError
-from support import REPO, collection
+from support import IMPORT_ROOT, collection
 
 # The Lucene 9 fixtures; the Lucene 8 copies are searched by Pyserini in its Lucene 8
 # compatibility mode (unrounded scores), checked in test_lucene_8_raw_scores.
@@ -195,7 +195,7 @@ def pyserini(script: str) -> Any:
         [sys.executable, "-c", prelude + script],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "python")},
+        env={**os.environ, "PYTHONPATH": IMPORT_ROOT},
         timeout=600,
         check=False,
     )
