@@ -44,7 +44,7 @@ wheel: $(VENV)/.ready ## a wheel for this Python into target/wheels (PROFILE=qui
 	$(VENV)/bin/maturin build --profile $(PROFILE) --out $(WHEELS)
 
 wheels: $(VENV)/.ready ## release wheels for every CPython in WHEEL_PYTHONS (manylinux2014) and the sdist
-	$(STAGE) "wheels: fat-LTO release wheels for $(WHEEL_PYTHONS) (downloads ziglang, about 50 MB, once; ~8 min)"
+	$(STAGE) "wheels: fat-LTO release wheels for $(WHEEL_PYTHONS) (downloads ziglang, about 50 MB, once; ~4 min)"
 	$(VENV)/bin/pip install -q "$(ZIGLANG)"
 	rm -rf $(WHEELS)
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --release --zig --compatibility manylinux2014 \
@@ -90,7 +90,7 @@ test-venv: wheel $(TEST_VENV)/.ready ## .venv-test: the wheel with its test, par
 test-python: test-venv ## the pytest suite against the installed wheel (with Pyserini for parity)
 	$(STAGE) "parity: Pyserini into $(TEST_VENV) without its neural stack (downloads it and its BM25 dependencies, once), then a check that it starts"
 	$(TEST_VENV)/bin/python -m rserini.parity --install
-	$(STAGE) "test-python: pytest against the installed wheel (~5 min; the collection tests need ../shared/data or RSERINI_DATA)"
+	$(STAGE) "test-python: pytest against the installed wheel (~9 min; the collection tests need ../shared/data or RSERINI_DATA)"
 	$(TEST_VENV)/bin/python -m pytest
 
 bench: test-venv ## the pytest-benchmark suite in benches/ against the installed wheel
