@@ -10,8 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from rserini.agent.servers.connections import ServerLimits
 from rserini.agent.servers.http_server import HTTP_THREADS
@@ -19,6 +23,9 @@ from rserini.agent.tools.budget import DEFAULT_RATIO, TimeBudget
 from rserini.agent.tools.options import ToolOptions
 from rserini.cli.bm25_args import add_k1_b
 from rserini.cli.common import Subcommands
+
+if TYPE_CHECKING:
+    from rserini.agent.servers.backend_record import BackendRecorder
 
 __all__ = [
     "add_commands",
@@ -196,12 +203,52 @@ def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
         default=ServerLimits.idle_timeout,
         help="seconds before a silent connection is closed (default %(default)s)",
     )
+    r = p.add_argument_group("recording (what agent-eval reads)")
+    r.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write a run record and raw events per conversation to DIR (searches surface "
+        "their hits, the first 5 previewed; reads open their docid); a request names its "
+        "conversation with ?conversation=KEY (http) or a conversation field (rpc)",
+    )
+    r.add_argument(
+        "--idle-reset",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --record: a request after this long without one starts a new "
+        "conversation (default: never; every conversation is written when the server stops)",
+    )
 
 
 def _answer_promptly() -> None:
     """A 1 ms GIL switch interval (instead of 5 ms): a cheap request waits less for the
     interpreter while another client's command runs Python code (previews, rendering)."""
     sys.setswitchinterval(0.001)
+
+
+@contextlib.contextmanager
+def _recorder(args: argparse.Namespace, transport: str) -> Iterator[BackendRecorder | None]:
+    """The ``--record`` recorder (``None`` without it), whose records are written when
+    the server stops: interrupted, or terminated (SIGTERM then unwinds as an exit)."""
+    if args.record is None:
+        yield None
+        return
+    from rserini.agent.servers.backend_record import BackendRecorder
+
+    recorder = BackendRecorder(args.record, transport, args.idle_reset)
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield recorder
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        recorder.close()
+
+
+def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    sys.exit(0)
 
 
 def _limits(args: argparse.Namespace) -> ServerLimits | None:
@@ -278,14 +325,15 @@ def _cmd_serve_http(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"rserini: error: {e}", file=sys.stderr)
         return 1
-    api = HttpApi(
-        backend,
-        preview_depth=None if args.excerpts_everywhere else 50,
-        record_timings=not args.no_timings,
-        threads=args.threads,
-    )
-    _answer_promptly()
-    with contextlib.suppress(KeyboardInterrupt):
+    with _recorder(args, "http") as recorder, contextlib.suppress(KeyboardInterrupt):
+        api = HttpApi(
+            backend,
+            preview_depth=None if args.excerpts_everywhere else 50,
+            record_timings=not args.no_timings,
+            threads=args.threads,
+            recorder=recorder,
+        )
+        _answer_promptly()
         serve_http(api, args.host, args.port, quiet=args.quiet, limits=limits)
     return 0
 
@@ -309,10 +357,13 @@ def _cmd_serve_rpc(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"rserini: error: {e}", file=sys.stderr)
         return 1
-    handler = RpcHandler(
-        backend, threads=args.threads, init_ms=(time.perf_counter() - started) * 1000
-    )
-    with contextlib.suppress(KeyboardInterrupt):
+    with _recorder(args, "rpc") as recorder, contextlib.suppress(KeyboardInterrupt):
+        handler = RpcHandler(
+            backend,
+            threads=args.threads,
+            init_ms=(time.perf_counter() - started) * 1000,
+            recorder=recorder,
+        )
         if args.stdio:
             serve_stdio(handler)
         else:

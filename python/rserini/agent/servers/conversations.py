@@ -1,4 +1,4 @@
-"""Per-conversation sessions of a long-lived server (``serve mcp``).
+"""Per-conversation sessions and records of a long-lived server (``serve mcp``, ``http``, ``rpc``).
 
 An MCP host may keep one server process for many chats. Conversations are kept per key
 (a client connection; a stdio server has one), and a conversation ends when the client
@@ -11,8 +11,10 @@ The session's events are drained after every call, so a long-lived server holds 
 them; with a record folder they are appended to ``raw-events/<id>.jsonl`` and folded into
 a :class:`~rserini.agent.runs.trajectory.Trajectory` whose ``<id>.json`` record
 (pi-serini's format, numeric ids after the folder's highest) is written when the
-conversation ends. The server never sees the model's answer, so a record carries the
-retrieval sets (what ``agent-eval`` reports) and, without an answer, status ``failed``
+conversation ends. The http and rpc servers, which run no session, note each backend
+request as the pi events it stands for (:mod:`~rserini.agent.servers.backend_record`).
+The server never sees the model's answer, so a record carries the retrieval sets
+(what ``agent-eval`` reports) and, without an answer, status ``failed``
 (``timeout`` if the budget ran out).
 """
 
@@ -42,12 +44,14 @@ class Conversation:
     def __init__(
         self,
         conversation_id: str,
-        make_session: Callable[[], SearchSession],
+        make_session: Callable[[], SearchSession] | None,
         record_dir: Path | None,
         question: str = "",
         clock: Callable[[], float] = time.monotonic,
+        transport: str = "mcp",
     ) -> None:
         self.id = conversation_id
+        self._transport = transport
         self.question = question
         self._make_session = make_session
         self._record_dir = record_dir
@@ -65,18 +69,30 @@ class Conversation:
         """Runs one tool call on this conversation's session."""
         with self.lock:
             if self.session is None:
+                if self._make_session is None:
+                    raise RuntimeError("these conversations record backend requests only")
                 self.session = self._make_session()
-                self.started = self._clock()
-            self.last_call = self._clock()
-            self.calls += 1
             result = self.session.call(name, arguments)
-            self.timed_out = self.session.timed_out  # as of the last call, not the close
             events = list(self.session.events)
             self.session.events.clear()
-            if self.trajectory is not None:
-                self.trajectory.extend(events)
-                self._write_events(events)
+            self._note(events, self.session.timed_out)  # as of the last call, not the close
             return result
+
+    def note(self, events: list[dict[str, object]]) -> None:
+        """Records one call made elsewhere (a backend request), as its pi events."""
+        with self.lock:
+            self._note(events, False)
+
+    def _note(self, events: list[dict[str, object]], timed_out: bool) -> None:
+        now = self._clock()
+        if self.started is None:
+            self.started = now
+        self.last_call = now
+        self.calls += 1
+        self.timed_out = timed_out
+        if self.trajectory is not None:
+            self.trajectory.extend(events)
+            self._write_events(events)
 
     def _write_events(self, events: list[dict[str, object]]) -> None:
         assert self._record_dir is not None
@@ -95,15 +111,14 @@ class Conversation:
             if self._events is not None:
                 self._events.close()
                 self._events = None
-            if session is None:
-                return None
-            session.close()
+            if session is not None:
+                session.close()
             if self.trajectory is None or self._record_dir is None or self.started is None:
                 return None
             record = self.trajectory.to_record(
                 elapsed_seconds=self.last_call - self.started,  # to the last call
                 timed_out=self.timed_out,
-                metadata={"model": "mcp-client", "transport": "mcp"},
+                metadata={"model": f"{self._transport}-client", "transport": self._transport},
             )
             return write_record(self._record_dir, record)
 
@@ -114,22 +129,27 @@ class Conversations:
     Parameters
     ----------
     make_session
-        A new session (with its own budget) for each conversation.
+        A new session (with its own budget) for each conversation; ``None`` when the
+        conversations only record what :meth:`Conversation.note` is given.
     record_dir
         Where records and raw events go (``None``: nothing is recorded).
     idle_reset
         Seconds of silence after which a call starts a new conversation (``None``: never).
+    transport
+        The records' ``metadata.transport`` (and ``metadata.model``: ``<transport>-client``).
     """
 
     def __init__(
         self,
-        make_session: Callable[[], SearchSession],
+        make_session: Callable[[], SearchSession] | None,
         *,
         record_dir: Path | None = None,
         idle_reset: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        transport: str = "mcp",
     ) -> None:
         self._make_session = make_session
+        self.transport = transport
         self.record_dir = record_dir
         self.idle_reset = idle_reset
         self._clock = clock
@@ -150,7 +170,12 @@ class Conversations:
         conversation_id = str(self._next_id)
         self._next_id += 1
         return Conversation(
-            conversation_id, self._make_session, self.record_dir, question, self._clock
+            conversation_id,
+            self._make_session,
+            self.record_dir,
+            question,
+            self._clock,
+            self.transport,
         )
 
     def conversation(self, key: Hashable) -> Conversation:

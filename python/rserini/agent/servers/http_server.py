@@ -31,8 +31,10 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.backend_record import BackendRecorder
 from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
 from rserini.agent.servers.request_json import MAX_REQUEST_BYTES, parse_request
 from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
@@ -107,6 +109,9 @@ class HttpApi:
         Put ``timingMs`` in responses.
     threads
         Requests run at once, at most (on workers of their own).
+    recorder
+        Records searches and reads as run records (``--record``), per conversation
+        (``?conversation=KEY`` in the URL).
     """
 
     def __init__(
@@ -117,8 +122,10 @@ class HttpApi:
         record_timings: bool = True,
         clock: Callable[[], float] = time.perf_counter,
         threads: int = HTTP_THREADS,
+        recorder: BackendRecorder | None = None,
     ) -> None:
         self.backend = backend
+        self.recorder = recorder
         self.preview_depth = preview_depth
         self.record_timings = record_timings
         self.clock = clock
@@ -198,6 +205,29 @@ class HttpApi:
 
     def answer(self, method: str, path: str, body: bytes | None) -> tuple[int, dict[str, object]]:
         """``(status, JSON body)`` for one request. Never raises."""
+        parsed: list[object] = []
+        status, reply = self._answer(method, path, body, parsed)
+        if self.recorder is not None and parsed and status in (200, 400):
+            self._record(path, parsed[0], status, reply)
+        return status, reply
+
+    def _record(self, path: str, body: object, status: int, reply: dict[str, object]) -> None:
+        assert self.recorder is not None
+        url = urlsplit(path)
+        key = (parse_qs(url.query).get("conversation") or [""])[0]
+        arguments = body if isinstance(body, dict) else {}
+        tool = "search" if url.path == "/search" else "read_document"
+        if status != 200:
+            self.recorder.refused(key, tool, arguments, str(reply["error"]))
+        elif tool == "search":
+            hits: Any = reply["hits"]
+            self.recorder.search(key, arguments, [h["docid"] for h in hits])
+        else:
+            self.recorder.read(key, arguments, reply["found"] is True)
+
+    def _answer(
+        self, method: str, path: str, body: bytes | None, parsed: list[object]
+    ) -> tuple[int, dict[str, object]]:
         try:
             endpoint = self.route(path)
             if endpoint is None:
@@ -207,12 +237,13 @@ class HttpApi:
             if body is None:
                 raise HttpError(411, "the request needs a Content-Length body")
             try:
-                parsed = parse_request(body.decode("utf-8"))
+                value = parse_request(body.decode("utf-8"))
             except UnicodeDecodeError as e:
                 raise HttpError(400, f"the body is not UTF-8: {e}") from None
             except ValueError as e:
                 raise HttpError(400, f"the body is not JSON: {e}") from None
-            return 200, self._pool.run(lambda: endpoint(parsed))
+            parsed.append(value)  # for the recorder
+            return 200, self._pool.run(lambda: endpoint(value))
         except HttpError as e:
             return e.status, {"error": str(e)}
         except QueryError as e:  # a query over the limits

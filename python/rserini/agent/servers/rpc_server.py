@@ -33,6 +33,7 @@ from io import BufferedIOBase
 from typing import IO, Any
 
 from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.backend_record import BackendRecorder
 from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
 from rserini.agent.servers.java_json import java_json
 from rserini.agent.servers.request_json import (
@@ -56,6 +57,7 @@ __all__ = [
 MAX_LINE_BYTES = MAX_REQUEST_BYTES
 """Longest request line read; a longer one is refused and skipped."""
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_TOOLS = ("search", "read_document")  # the commands that stand for pi's tool calls
 _Binary = IO[bytes] | BufferedIOBase
 
 
@@ -174,6 +176,9 @@ class RpcHandler:
         Start-up time reported in ``timing_ms.init``.
     clock
         Monotonic seconds (injectable so that tests get fixed timings).
+    recorder
+        Records searches and reads as run records (``--record``), per conversation (a
+        command's ``conversation`` field).
     """
 
     def __init__(
@@ -183,8 +188,10 @@ class RpcHandler:
         threads: int = 1,
         init_ms: float = 0.0,
         clock: Callable[[], float] = time.perf_counter,
+        recorder: BackendRecorder | None = None,
     ) -> None:
         self.backend = backend
+        self.recorder = recorder
         self.threads = threads
         self.init_ms = init_ms
         self.clock = clock
@@ -226,6 +233,7 @@ class RpcHandler:
         if java_blank(text):
             return None
         command_id: object = None
+        command: object = None
         command_type = "unknown"
         try:
             try:
@@ -260,10 +268,26 @@ class RpcHandler:
                 "success": False,
                 "error": str(e) if isinstance(e, RpcError) else f"{type(e).__name__}: {e}",
             }
+        if self.recorder is not None and command_type in _TOOLS and isinstance(command, dict):
+            self._record(command, response)
         try:
             return java_json(response)
         except (TypeError, ValueError):  # an id that is not JSON-shaped cannot happen
             return java_json({**response, "id": None})
+
+    def _record(self, command: dict[str, Any], response: dict[str, Any]) -> None:
+        assert self.recorder is not None
+        key = command.get("conversation")
+        key = key if isinstance(key, str) else ""
+        arguments = {k: v for k, v in command.items() if k not in ("id", "type", "conversation")}
+        tool = str(command["type"])
+        if not response["success"]:
+            self.recorder.refused(key, tool, arguments, str(response["error"]))
+        elif tool == "search":
+            docids = [r["docid"] for r in response["data"]["results"]]
+            self.recorder.search(key, arguments, docids)
+        else:
+            self.recorder.read(key, arguments, response["data"]["found"] is True)
 
     def _handle(self, command: Mapping[str, Any]) -> dict[str, object]:
         started = self.clock()
