@@ -76,6 +76,30 @@ def test_strings_trim_and_quote_as_javascript():
     assert js_json({"a": [], "n": math.nan}) == '{"a":[],"n":null}'
 
 
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**23), max_value=10**23)
+    | st.floats()
+    | st.sampled_from([0.0, -0.0, 1e-4, 9.99e-5, 1e-7, 2.0**53, 2.0**53 + 2, 1e21, 25.0])
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(_JSON_VALUES, st.sampled_from([None, 2]))
+def test_js_json_fast_path_equals_the_reference_writer(value, indent):
+    """The C encoder's path (values whose Python text is JavaScript's) writes what the
+    reference writer (every value by hand) writes, tiny, huge and non-finite numbers,
+    lone surrogates and control characters included."""
+    from rserini.agent.tools.jsformat import _dump
+
+    assert js_json(value, indent) == _dump(value, " " * indent if indent else "", "")
+
+
 def test_numbers_from_text():
     assert [js_to_number(t) for t in ["6", " 6 ", "0x10", "1e3", "", "  ", "+5", ".5"]] == [
         6,

@@ -112,8 +112,10 @@ def test_serve_http_record_is_written_on_sigterm(index, tmp_path):
     index.save(path)
     record = tmp_path / "runs"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rserini", "serve", "http", "--index", str(path), "--port", "0"]
-        + ["-q", "--record", str(record)],
+        [
+            *(sys.executable, "-m", "rserini", "serve", "http", "--index", str(path)),
+            *("--port", "0", "-q", "--record", str(record)),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -612,6 +612,9 @@ class Index:
         text was kept. Errors as :meth:`doc`."""
     def contents(self, docid: str) -> str:
         """The indexed text of a stored document."""
+    def raw_and_contents(self, docid: str) -> tuple[str | None, str]:
+        """``(raw(docid), contents(docid))`` from one read of the document store (the
+        agent servers need both for every previewed hit). Errors as :meth:`doc`."""
     def internal_id(self, docid: str) -> int:
         """The internal id of the live document ``docid`` (its first copy), the
         inverse of :meth:`docids`; in a Lucene index, Lucene's own docid."""

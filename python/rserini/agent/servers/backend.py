@@ -66,10 +66,11 @@ class IndexBackend(ToolIndex):
 
     def document(self, docid: str) -> StoredDocument | None:
         """The stored document, or ``None`` when the index does not hold ``docid``."""
-        fields = self.fields(docid)
-        if fields is None:
+        stored = self.stored(docid)
+        if stored is None:
             return None
-        return StoredDocument(docid, document_title(fields), self.text(docid, fields))
+        fields, contents = stored
+        return StoredDocument(docid, document_title(fields), contents)
 
     def preview(
         self,

@@ -434,10 +434,10 @@ class SearchSession:
     def _contents(self, tool: str, docid: str) -> str:
         if not docid.strip(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"):
             raise ToolError(messages.empty_docid(tool))
-        fields = self.reader.fields(docid)
-        if fields is None:
+        stored = self.reader.stored(docid)
+        if stored is None:
             raise ToolError(messages.not_found(docid, tool))
-        return self.reader.text(docid, fields)
+        return stored[1]
 
     def _previewer(self, entry: CachedSearch) -> Callable[[int], dict[str, object] | None]:
         """The title and snippet fields of position ``i`` of ``entry`` (``None`` past the
@@ -470,11 +470,12 @@ class SearchSession:
     def _preview(
         self, docid: str, render: Callable[[str, str | None], tuple[str, bool]]
     ) -> dict[str, object]:
-        fields = self.reader.fields(docid)
-        if fields is None:
+        stored = self.reader.stored(docid)
+        if stored is None:
             return {"title": None, "snippet": "[Document not found]", "snippetTruncated": False}
+        fields, contents = stored
         title = document_title(fields)
-        excerpt, truncated = render(self.reader.text(docid, fields), title)
+        excerpt, truncated = render(contents, title)
         # The adapter maps an empty excerpt to "no snippet".
         return {"title": title, **_optional(snippet=excerpt or None), "snippetTruncated": truncated}
 

@@ -4,6 +4,7 @@ must be to serve them is checked once, when a session or a server opens it."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from rserini.exceptions import UnknownDocidError
@@ -54,15 +55,15 @@ class ToolIndex:
         k = max(1, min(k, len(self.index)))
         return self.index.search_pairs(query, k=k, scoring=self.bm25)
 
-    def fields(self, docid: str) -> dict[str, object] | None:
-        """The stored fields of ``docid``, or ``None`` when the index does not hold it."""
+    def stored(self, docid: str) -> tuple[dict[str, object], str] | None:
+        """``(fields, text)`` of ``docid`` from one read of the store, or ``None`` when the
+        index does not hold it. The fields are :meth:`rserini.Index.doc`'s; the text is
+        the stored ``contents`` field, as pi-serini's server reads it (a BEIR document has
+        none, and its indexed text, title + " " + text, stands in)."""
         try:
-            return self.index.doc(docid)
+            raw, indexed = self.index.raw_and_contents(docid)
         except UnknownDocidError:
             return None
-
-    def text(self, docid: str, fields: dict[str, object]) -> str:
-        """The document's text: its stored ``contents``, as pi-serini's server reads it; a
-        BEIR document has none, and its indexed text (title + " " + text) stands in."""
+        fields = json.loads(raw) if raw is not None else {"id": docid, "contents": indexed}
         contents = fields.get("contents")
-        return contents if isinstance(contents, str) else self.index.contents(docid)
+        return fields, contents if isinstance(contents, str) else indexed

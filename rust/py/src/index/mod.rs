@@ -216,6 +216,13 @@ impl PyIndex {
         Ok(self.snapshot().stored(docid).map_err(CoreError)?.contents)
     }
 
+    /// ``(raw(docid), contents(docid))`` from one read of the document store (the
+    /// agent servers need both for every previewed hit). Errors as :meth:`doc`.
+    fn raw_and_contents(&self, docid: &str) -> PyResult<(Option<String>, String)> {
+        let stored = self.snapshot().stored(docid).map_err(CoreError)?;
+        Ok((stored.raw, stored.contents))
+    }
+
     /// The internal id of the live document ``docid`` (its first copy), the
     /// inverse of :meth:`docids`; in a Lucene index, Lucene's own docid.
     fn internal_id(&self, docid: &str) -> PyResult<u32> {
