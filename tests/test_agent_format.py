@@ -83,8 +83,9 @@ _JSON_VALUES = st.recursive(
     | st.floats()
     | st.sampled_from([0.0, -0.0, 1e-4, 9.99e-5, 1e-7, 2.0**53, 2.0**53 + 2, 1e21, 25.0])
     | st.text(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 

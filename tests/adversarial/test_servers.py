@@ -23,10 +23,11 @@ import pytest
 
 import rserini
 from rserini.agent.servers.backend import IndexBackend
-from rserini.agent.servers.connections import BoundedServer, ServerLimits
+from rserini.agent.servers.connections import ServerLimits
 from rserini.agent.servers.http_server import HttpApi, http_server
 from rserini.agent.servers.request_json import MAX_CLUES, MAX_RENDER_DOCIDS, MAX_REQUEST_BYTES
 from rserini.agent.servers.rpc_server import RpcHandler, tcp_server
+from rserini.agent.servers.selector_server import SelectorServer
 
 DOCS = [(f"d{i}", f"graphene heat line {i}\nsecond line of d{i}") for i in range(200)]
 
@@ -62,7 +63,7 @@ class GatedBackend(IndexBackend):
 
 
 @contextlib.contextmanager
-def serving(server: BoundedServer) -> Iterator[int]:
+def serving(server: SelectorServer) -> Iterator[int]:
     """Runs ``server`` on a thread; yields its port."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -363,6 +364,68 @@ def test_a_flood_of_clients_that_hang_up_leaves_no_trace(tmp_path: Path, kind: s
         proc.terminate()
         _, err = proc.communicate(timeout=20)
     assert b"Traceback" not in err and b"Error" not in err, err[-2000:]
+
+
+@pytest.mark.parametrize("kind", ["rpc", "http"])
+def test_idle_connections_take_no_thread(tmp_path: Path, kind: str) -> None:
+    """300 silent connections: the process keeps its loop and worker threads only, and
+    another client is still answered."""
+    path = tmp_path / "idx"
+    rserini.Index.build(DOCS, progress=False).save(path)
+    extra = ["--port", "0", "--max-connections", "400", "--threads", "2"]
+    proc = _serve(kind, path, *extra, *(["-q"] if kind == "http" else []))
+    try:
+        assert proc.stdout is not None
+        port = json.loads(proc.stdout.readline())["port"]
+        before = _threads(proc.pid)
+        idle = [connect(port) for _ in range(300)]
+        with connect(port) as conn:  # answered past 300 idle ones (all accepted by then)
+            if kind == "rpc":
+                assert rpc_call(conn, b'{"id":1,"type":"read_document","docid":"d1"}')["success"]
+            else:
+                conn.sendall(b"POST /read_document HTTP/1.1\r\nContent-Length: 14\r\n\r\n")
+                conn.sendall(b'{"docid":"d1"}')
+                assert conn.makefile("rb").readline().startswith(b"HTTP/1.1 200")
+        threads = _threads(proc.pid)
+        print(f"{before} threads, {threads} with 300 idle connections")
+        assert threads <= before + 2  # the 2 workers, started by the first command
+        for conn in idle:
+            conn.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
+def test_http_framing_split_pipelined_and_oversized(index: rserini.Index) -> None:
+    """The loop cuts requests out of whatever arrives: a request sent byte by byte, two
+    in one packet (answered in order), and a header section past the bound (431)."""
+    request = b'POST /read_document HTTP/1.1\r\nContent-Length: 14\r\n\r\n{"docid":"d%d"}'
+    with serving(http_server(HttpApi(IndexBackend(index)), quiet=True)) as port:
+        with connect(port) as conn:
+            for byte in request % 1:
+                conn.send(bytes([byte]))
+            conn.sendall(request % 2 + request % 3)
+            stream = conn.makefile("rb")
+            for docid in (b"d1", b"d2", b"d3"):
+                assert stream.readline().startswith(b"HTTP/1.1 200")
+                length = 0
+                while (line := stream.readline()) != b"\r\n":
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                assert json.loads(stream.read(length))["docid"] == docid.decode()
+        with connect(port) as conn:
+            conn.sendall(b"POST /search HTTP/1.1\r\n" + b"X-Pad: " + b"a" * 70000 + b"\r\n")
+            assert conn.makefile("rb").read().startswith(b"HTTP/1.1 431 ")
+
+
+def test_rpc_framing_overlong_line_and_last_line_at_eof(index: rserini.Index) -> None:
+    with serving(tcp_server(RpcHandler(IndexBackend(index)))) as port, connect(port) as conn:
+        conn.sendall(b"x" * (MAX_REQUEST_BYTES + 10) + b"\n" + b'{"id":7,"type":"ping"}\n')
+        conn.sendall(b'{"id":8,"type":"read_document","docid":"d1"}')  # no newline, then EOF
+        conn.shutdown(socket.SHUT_WR)
+        replies = [json.loads(line) for line in conn.makefile("rb").read().splitlines()]
+    assert "longer than" in replies[0]["error"]
+    assert [r["id"] for r in replies] == [None, 7, 8] and replies[2]["success"] is True
 
 
 # --- N4, N7: requests that once crashed a server ----------------------------------------

@@ -57,7 +57,10 @@ class BackendRecorder:
 
     def search(self, key: str, arguments: Mapping[str, Any], docids: list[str]) -> None:
         """A search that returned ``docids``, best first."""
-        details = {"retrievedDocids": docids, "previewedDocids": docids[:FIRST_PAGE]}
+        details: dict[str, object] = {
+            "retrievedDocids": docids,
+            "previewedDocids": docids[:FIRST_PAGE],
+        }
         self._note(key, "search", arguments, details, None)
 
     def read(self, key: str, arguments: Mapping[str, Any], found: bool) -> None:

@@ -17,13 +17,16 @@ Numbers are floored (pi-search sends integers). A malformed request gets a 4xx s
 ``{"error": "<message>"}``, which pi-search shows as
 ``<backend> backend search failed: HTTP 400: {"error":"..."}``; the server carries on.
 
-Requests run on a pool of ``threads`` workers; connections are capped (one more gets a
-503) and closed when idle (:class:`ServerLimits`). Each response goes out in one write on a
-``TCP_NODELAY`` socket, so a kept-alive connection does not wait on Nagle's algorithm.
+Connections are read and written by one selector loop, which hands each whole request
+to a pool of ``threads`` workers (:mod:`~rserini.agent.servers.selector_server`); they are
+capped (one more gets a 503) and closed when idle (:class:`ServerLimits`). Each response
+goes out in one write on a ``TCP_NODELAY`` socket, so a kept-alive connection does not
+wait on Nagle's algorithm.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 import time
@@ -35,8 +38,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from rserini.agent.servers.backend import IndexBackend
 from rserini.agent.servers.backend_record import BackendRecorder
-from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
+from rserini.agent.servers.connections import ServerLimits
 from rserini.agent.servers.request_json import MAX_REQUEST_BYTES, parse_request
+from rserini.agent.servers.selector_server import Answer, Connection, SelectorServer, Work
 from rserini.agent.tools.excerpt import SNIPPET_MAX_CHARS, clue_tokens
 from rserini.agent.tools.java_rules import round3_all
 from rserini.agent.tools.jsformat import js_json
@@ -108,7 +112,7 @@ class HttpApi:
     record_timings
         Put ``timingMs`` in responses.
     threads
-        Requests run at once, at most (on workers of their own).
+        Requests run at once, at most (the server's worker pool).
     recorder
         Records searches and reads as run records (``--record``), per conversation
         (``?conversation=KEY`` in the URL).
@@ -129,7 +133,9 @@ class HttpApi:
         self.preview_depth = preview_depth
         self.record_timings = record_timings
         self.clock = clock
-        self._pool = WorkerPool(threads)
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1 (got {threads})")
+        self.threads = threads
 
     def route(self, path: str) -> Callable[[object], dict[str, object]] | None:
         """The endpoint of ``path`` (query string ignored), or ``None``."""
@@ -243,7 +249,7 @@ class HttpApi:
             except ValueError as e:
                 raise HttpError(400, f"the body is not JSON: {e}") from None
             parsed.append(value)  # for the recorder
-            return 200, self._pool.run(lambda: endpoint(value))
+            return 200, endpoint(value)
         except HttpError as e:
             return e.status, {"error": str(e)}
         except QueryError as e:  # a query over the limits
@@ -253,13 +259,108 @@ class HttpApi:
             return 500, {"error": f"internal error: {type(e).__name__}: {e}"}
 
 
-class _Server(BoundedServer):
+class _Server(SelectorServer):
     api: HttpApi
     quiet: bool
 
 
-class _Handler(BaseHTTPRequestHandler):
+_MAX_LINE = 65536  # the standard library's longest request or header line
+_MAX_HEAD = 64 * 1024  # longest header section waited for
+
+
+class _Framing:
+    """Cuts HTTP/1.1 requests (request line, headers, ``Content-Length`` body) out of a
+    connection's bytes; the standard library's handler then answers each one."""
+
     server: _Server
+
+    def buffered(self, conn: Connection) -> int:
+        return _MAX_LINE + _MAX_HEAD + MAX_BODY_BYTES
+
+    def next(self, conn: Connection) -> tuple[Work, bool] | None:
+        size = _request_size(conn)
+        if size is None:
+            return None
+        if size < 0:  # headers past the bound: refused without the handler
+            conn.inbuf.clear()
+            return (lambda: (_TOO_LARGE, True)), True
+        request = bytes(conn.inbuf[:size])
+        del conn.inbuf[:size]
+        conn.state.clear()
+        return (lambda: _handle(self.server, request, conn.address)), False
+
+
+def _request_size(conn: Connection) -> int | None:
+    """Bytes of the first whole request in ``conn.inbuf``; ``None`` if it is not whole
+    yet (or never will be, at EOF); -1 for a header section past :data:`_MAX_HEAD`.
+    What the standard library refuses without reading further (an over-long or
+    malformed request line, a body it will not read) is whole as it stands."""
+    buf = conn.inbuf
+    line_end = buf.find(b"\n", 0, _MAX_LINE + 1)
+    if line_end < 0:
+        if len(buf) > _MAX_LINE or (conn.eof and buf):
+            return len(buf)  # refused as too long, or read as it is
+        return None
+    words = bytes(buf[:line_end]).split()
+    if len(words) != 3 or not words[2].startswith(b"HTTP/"):
+        return line_end + 1  # HTTP/0.9 or malformed: no headers are read
+    # Headers end at an empty line; the scan resumes where it stopped.
+    pos = int(conn.state.get("scanned", line_end + 1))  # type: ignore[call-overload]
+    while True:
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            conn.state["scanned"] = pos
+            return -1 if len(buf) - line_end > _MAX_HEAD else None
+        if buf[pos:nl] in (b"", b"\r"):
+            head_end = nl + 1
+            break
+        pos = nl + 1
+    length: bytes | None = None
+    for line in bytes(buf[line_end + 1 : head_end]).splitlines():
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"transfer-encoding":
+            return head_end  # refused (411)
+        if name == b"content-length" and length is None:
+            length = value.strip()
+    try:
+        size = int(length.decode("latin-1")) if length is not None else 0
+    except ValueError:
+        return head_end  # refused (400)
+    if size < 0 or size > MAX_BODY_BYTES:
+        return head_end  # refused (400, 413)
+    if len(buf) >= head_end + size:
+        return head_end + size
+    return None
+
+
+def _handle(server: _Server, request: bytes, address: object) -> Answer:
+    """One whole request through the handler, on in-memory files."""
+    handler = _Handler.__new__(_Handler)
+    handler.server = server
+    handler.client_address = address  # type: ignore[assignment]
+    handler.rfile = io.BytesIO(request)
+    handler.wfile = io.BytesIO()
+    handler.close_connection = True
+    handler.handle_one_request()
+    return handler.wfile.getvalue(), handler.close_connection
+
+
+def _error_response(status: int, message: str) -> bytes:
+    body = js_json({"error": message})
+    return (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+        "Content-Type: application/json; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
+    ).encode()
+
+
+_TOO_LARGE = _error_response(431, f"header section larger than {_MAX_HEAD} bytes")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    # Run on in-memory files by the loop's workers (_handle), not by a socketserver.
+    server: _Server  # type: ignore[assignment]
     protocol_version = "HTTP/1.1"
 
     def _serve(self) -> None:
@@ -289,6 +390,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     # Every method is answered (405 for all but POST), in the one JSON error shape.
     do_POST = do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _serve  # noqa: N815
+
+    def handle_expect_100(self) -> bool:
+        """The body is read before the handler runs, so there is nothing to continue."""
+        return True
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The standard library's own refusals (a malformed request line or headers), in
@@ -327,19 +432,19 @@ def http_server(
     *,
     quiet: bool = False,
     limits: ServerLimits | None = None,
-) -> BoundedServer:
+) -> SelectorServer:
     """The bound server, not yet serving (``serve_forever()``; ``shutdown()`` from another
-    thread; close it, or use it as a context manager). ``limits``: :class:`ServerLimits`'
-    defaults if ``None``."""
+    thread; close it, or use it as a context manager), answering on ``api.threads``
+    workers. ``limits``: :class:`ServerLimits`' defaults if ``None``."""
     limits = limits or ServerLimits()
-    server = _Server((host, port), _Handler, limits, "http")
+    framing = _Framing()
+    server = _Server((host, port), framing, api.threads, limits, "http")
+    framing.server = server
     server.api = api
     server.quiet = quiet
-    error = js_json({"error": f"too many connections (at most {limits.max_connections})"})
-    server.refusal = (
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
-        f"Content-Length: {len(error)}\r\nConnection: close\r\n\r\n{error}"
-    ).encode()
+    server.refusal = _error_response(
+        503, f"too many connections (at most {limits.max_connections})"
+    )
     return server
 
 

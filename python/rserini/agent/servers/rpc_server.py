@@ -17,15 +17,16 @@ refused (Java would decode it with replacement characters); a line that is not a
 object gets this module's message (Jackson's wording is not reproduced).
 
 Over TCP the first stdout line is the readiness line ``{"type":"server_ready",...}``;
-each connection is answered line by line. Commands run on a pool of ``threads`` workers,
-``ping`` on the connection's own thread, so it is never queued behind heavy commands;
-connections are capped and closed when idle (:class:`ServerLimits`).
+each connection is answered line by line. One selector loop reads and writes every
+connection; commands run on a pool of ``threads`` workers, ``ping`` on the loop, so it is
+never queued behind heavy commands; connections are capped and closed when idle
+(:class:`ServerLimits`).
 """
 
 from __future__ import annotations
 
+import json
 import math
-import socketserver
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -34,7 +35,7 @@ from typing import IO, Any
 
 from rserini.agent.servers.backend import IndexBackend
 from rserini.agent.servers.backend_record import BackendRecorder
-from rserini.agent.servers.connections import BoundedServer, ServerLimits, WorkerPool
+from rserini.agent.servers.connections import ServerLimits
 from rserini.agent.servers.java_json import java_json
 from rserini.agent.servers.request_json import (
     MAX_CLUES,
@@ -42,6 +43,7 @@ from rserini.agent.servers.request_json import (
     MAX_REQUEST_BYTES,
     parse_request,
 )
+from rserini.agent.servers.selector_server import Connection, SelectorServer, Work
 from rserini.agent.tools.excerpt import clue_tokens
 from rserini.agent.tools.java_rules import java_blank, round3_all
 
@@ -196,7 +198,8 @@ class RpcHandler:
         self.init_ms = init_ms
         self.clock = clock
         self.started = clock()
-        self._pool = WorkerPool(threads)
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1 (got {threads})")
         self._commands: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
             "search": self._search,
             "render_search_results": self._render,
@@ -275,6 +278,17 @@ class RpcHandler:
         except (TypeError, ValueError):  # an id that is not JSON-shaped cannot happen
             return java_json({**response, "id": None})
 
+    def is_ping(self, raw: bytes) -> bool:
+        """Whether a request line is a blank line or a short ``ping``: answered on the
+        server's loop, never queued behind heavy commands."""
+        if len(raw) > 4096:
+            return False
+        try:
+            command = json.loads(raw)
+        except ValueError:
+            return not raw.strip()
+        return isinstance(command, dict) and command.get("type") == "ping"
+
     def _record(self, command: dict[str, Any], response: dict[str, Any]) -> None:
         assert self.recorder is not None
         key = command.get("conversation")
@@ -297,8 +311,7 @@ class RpcHandler:
         handler = self._commands.get(kind)
         if handler is None:
             raise RpcError(f"Unknown command type: {kind}")
-        # ping runs here, never queued behind heavy commands on the pool.
-        payload = handler(command) if kind == "ping" else self._pool.run(lambda: handler(command))
+        payload = handler(command)
         now = self.clock()
         payload["timing_ms"] = {
             "command": round3((now - started) * 1000),
@@ -467,16 +480,45 @@ def serve_stdio(handler: RpcHandler) -> None:
     answer_stream(handler, sys.stdin.buffer, sys.stdout.buffer)
 
 
-class _Server(BoundedServer):
-    rpc: RpcHandler
+class _Framing:
+    """Cuts request lines out of a connection's bytes, as :func:`answer_stream` reads
+    them (an over-long line is refused once and skipped; at EOF a last line without its
+    newline is a line)."""
 
+    def __init__(self, handler: RpcHandler) -> None:
+        self.handler = handler
 
-class _Connection(socketserver.StreamRequestHandler):
-    server: _Server
+    def buffered(self, conn: Connection) -> int:
+        return MAX_LINE_BYTES + 1
 
-    def handle(self) -> None:
-        # A client that hangs up or goes quiet ends here (OSError): the server stays silent.
-        answer_stream(self.server.rpc, self.rfile, self.wfile)
+    def next(self, conn: Connection) -> tuple[Work, bool] | None:
+        buf = conn.inbuf
+        if conn.state.get("skipping"):
+            end = buf.find(b"\n")
+            if end < 0:
+                buf.clear()
+                return None
+            del buf[: end + 1]
+            conn.state["skipping"] = False
+        end = buf.find(b"\n", 0, MAX_LINE_BYTES + 1)
+        if end >= 0:
+            line = bytes(buf[: end + 1])
+            del buf[: end + 1]
+        elif len(buf) > MAX_LINE_BYTES:
+            conn.state["skipping"] = True
+            return (lambda: ((_too_long() + "\n").encode("utf-8"), False)), True
+        elif conn.eof and buf:
+            line = bytes(buf)
+            buf.clear()
+        else:
+            return None
+        return (lambda: self._answer(line)), self.handler.is_ping(line)
+
+    def _answer(self, line: bytes) -> tuple[bytes, bool]:
+        response = self.handler.handle_line(line)
+        if response is None:
+            return b"", False
+        return response.encode("utf-8", "replace") + b"\n", False
 
 
 def tcp_server(
@@ -484,13 +526,12 @@ def tcp_server(
     host: str = "127.0.0.1",
     port: int = 0,
     limits: ServerLimits | None = None,
-) -> BoundedServer:
+) -> SelectorServer:
     """The bound server, not yet serving (``serve_forever()``; ``shutdown()`` from another
-    thread; close it, or use it as a context manager). ``limits``: :class:`ServerLimits`'
-    defaults if ``None``."""
+    thread; close it, or use it as a context manager), answering on ``handler.threads``
+    workers. ``limits``: :class:`ServerLimits`' defaults if ``None``."""
     limits = limits or ServerLimits()
-    server = _Server((host, port), _Connection, limits, "rpc")
-    server.rpc = handler
+    server = SelectorServer((host, port), _Framing(handler), handler.threads, limits, "rpc")
     server.refusal = (
         _refused(f"Too many connections (at most {limits.max_connections}).") + "\n"
     ).encode("utf-8")
