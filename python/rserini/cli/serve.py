@@ -134,6 +134,23 @@ def add_tool_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--no-timings", action="store_true", help="no timings in details (byte-stable results)"
     )
+    g.add_argument(
+        "--continue-after-cut",
+        action="store_true",
+        help="after an output cut, hints resume at the first line or hit left out "
+        "(default: after the whole requested chunk, as pi-search)",
+    )
+    g.add_argument(
+        "--spill-paging",
+        action="store_true",
+        help="a cut output is readable as document spill:<n> through read_document "
+        "(default: a path on the server's disk)",
+    )
+    g.add_argument(
+        "--previewed-shown-only",
+        action="store_true",
+        help="previewedDocids lists only hits shown before a cut (default: the whole page)",
+    )
     g.add_argument("--improved", action="store_true", help="all of the above")
     p.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
 
@@ -148,6 +165,9 @@ def tool_options(args: argparse.Namespace) -> ToolOptions:
         excerpt_mode="passage" if args.passage_excerpts else "window",
         find_in_document=args.find_in_document,
         record_timings=not args.no_timings,
+        continue_after_cut=args.continue_after_cut,
+        spill_paging=args.spill_paging,
+        previewed_shown_only=args.previewed_shown_only,
     )
 
 

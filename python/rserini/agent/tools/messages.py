@@ -12,11 +12,13 @@ __all__ = [
     "BLOCK_REASON",
     "FINAL_ANSWER_FORMAT",
     "STEER",
+    "browse_cut_hint",
     "empty_docid",
     "empty_query",
     "evicted_search_id",
     "not_found",
     "read_document_hint",
+    "spill_location",
     "unknown_search_id",
     "unknown_tool",
     "validation_failed",
@@ -89,6 +91,20 @@ def read_document_hint(docid: str, offset: int, limit: int) -> str:
         f'Continue with read_document({{"docid":"{docid}","offset":{js_number(offset)},'
         f'"limit":{js_number(limit)}}}) to keep reading this document.'
     )
+
+
+def browse_cut_hint(search_id: str, offset: int, limit: int) -> str:
+    """The ready-to-copy call that shows the hits an output cut left out of a page."""
+    return (
+        f'Use read_search_results({{"search_id":"{search_id}","offset":{js_number(offset)},'
+        f'"limit":{js_number(limit)}}}) to see the hits the cut left out.'
+    )
+
+
+def spill_location(docid: str) -> str:
+    """How a cut output can be read in full, with ``spill_paging`` (after "Full output
+    saved as document")."""
+    return f'{docid}; read it with read_document({{"docid":"{docid}","offset":1,"limit":200}})'
 
 
 def unknown_tool(name: str) -> str:

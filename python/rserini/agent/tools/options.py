@@ -34,6 +34,15 @@ class ToolOptions:
         record_timings: Put measured ``timingMs`` in the tool details, as pi-search does.
             Model-visible text never carries timings; with this off (and a fixed
             ``spill_dir``) a replayed session reproduces every byte of its events too.
+        continue_after_cut: After an output cut (50 KB or 2,000 lines), the hint resumes
+            at the first line (``read_document``) or hit (pages of hits) the cut left out,
+            so nothing is skipped (pi-search: the line after the requested chunk, and no
+            hint for hits).
+        spill_paging: A cut output is readable as document ``spill:<n>`` through
+            ``read_document`` paging, and the notice says so (pi-search: a path on the
+            server's disk, which the model cannot open).
+        previewed_shown_only: ``previewedDocids`` lists only the hits whose ``docid=``
+            line survived an output cut (pi-search: every hit of the page).
     """
 
     cache_policy: CachePolicy = "fifo"
@@ -42,6 +51,9 @@ class ToolOptions:
     excerpt_mode: ExcerptMode = "window"
     find_in_document: bool = False
     record_timings: bool = True
+    continue_after_cut: bool = False
+    spill_paging: bool = False
+    previewed_shown_only: bool = False
 
     def __post_init__(self) -> None:
         if self.cache_policy not in ("fifo", "lru"):
@@ -58,11 +70,15 @@ class ToolOptions:
     @classmethod
     def improved(cls) -> ToolOptions:
         """Every improvement on: LRU with eviction notices, excerpts on every page,
-        best-passage excerpts, ``find_in_document`` and byte-stable details."""
+        best-passage excerpts, ``find_in_document``, byte-stable details, and output cuts
+        that skip nothing, page through ``read_document`` and count only shown hits."""
         return cls(
             cache_policy="lru",
             preview_depth=None,
             excerpt_mode="passage",
             find_in_document=True,
             record_timings=False,
+            continue_after_cut=True,
+            spill_paging=True,
+            previewed_shown_only=True,
         )

@@ -14,7 +14,13 @@ from rserini.agent.tools.cache import CachedSearch
 from rserini.agent.tools.jsformat import js_number, js_string_literal, js_to_fixed, js_trim
 from rserini.agent.tools.lines import LineChunk
 
-__all__ = ["NO_SNIPPET", "format_document_chunk", "format_search_page", "search_page"]
+__all__ = [
+    "NO_SNIPPET",
+    "format_document_chunk",
+    "format_search_page",
+    "hit_line_spans",
+    "search_page",
+]
 
 NO_SNIPPET = (
     "(No snippet available from this backend. Use read_document(docid) to inspect the document.)"
@@ -81,17 +87,7 @@ def format_search_page(page: dict[str, object]) -> str:
         "",
     ]
     for hit in results:
-        score = hit.get("score")
-        score_text = f" score={js_to_fixed(score, 4)}" if isinstance(score, float) else ""
-        lines.append(f"{hit['rank']}. docid={hit['docid']}{score_text}")
-        if hit.get("title"):
-            lines.append(f"   Title: {hit['title']}")
-        if hit.get("snippet"):
-            lines.append(f"   Excerpt: {hit['snippet']}")
-            if hit.get("snippetTruncated"):
-                lines.append("   Excerpt preview truncated.")
-        else:
-            lines.append(f"   Excerpt: {NO_SNIPPET}")
+        lines += _hit_block(hit)
         lines.append("")
     if "nextOffset" in page:
         lines.append(
@@ -101,6 +97,37 @@ def format_search_page(page: dict[str, object]) -> str:
         )
     lines.append("Use read_document(docid) to inspect a specific document in paginated chunks.")
     return js_trim("\n".join(lines))
+
+
+def _hit_block(hit: dict[str, object]) -> list[str]:
+    """The entries of one hit (an excerpt keeps its raw newlines)."""
+    score = hit.get("score")
+    score_text = f" score={js_to_fixed(score, 4)}" if isinstance(score, float) else ""
+    block = [f"{hit['rank']}. docid={hit['docid']}{score_text}"]
+    if hit.get("title"):
+        block.append(f"   Title: {hit['title']}")
+    if hit.get("snippet"):
+        block.append(f"   Excerpt: {hit['snippet']}")
+        if hit.get("snippetTruncated"):
+            block.append("   Excerpt preview truncated.")
+    else:
+        block.append(f"   Excerpt: {NO_SNIPPET}")
+    return block
+
+
+def hit_line_spans(page: dict[str, object]) -> list[tuple[int, int]]:
+    """For each hit of a non-empty page, the text lines (0-based, split on ``\\n``) of its
+    ``docid=`` line and of its block's last line in :func:`format_search_page`'s text:
+    what an output cut after line N left of it."""
+    results = page["results"]
+    assert isinstance(results, list)
+    spans = []
+    line = 3  # the two header lines and a blank one
+    for hit in results:
+        size = sum(entry.count("\n") + 1 for entry in _hit_block(hit))
+        spans.append((line, line + size - 1))
+        line += size + 1
+    return spans
 
 
 def format_document_chunk(docid: str, chunk: LineChunk) -> str:

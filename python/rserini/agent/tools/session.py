@@ -57,13 +57,18 @@ from rserini.agent.tools.java_rules import round3_all
 from rserini.agent.tools.jsformat import js_json, js_string_literal, js_trim
 from rserini.agent.tools.lines import read_chunk, split_lines
 from rserini.agent.tools.options import ToolOptions
-from rserini.agent.tools.pages import format_document_chunk, format_search_page, search_page
+from rserini.agent.tools.pages import (
+    format_document_chunk,
+    format_search_page,
+    hit_line_spans,
+    search_page,
+)
 from rserini.agent.tools.passages import PassageScorer, best_excerpt
 from rserini.agent.tools.results import ToolResult
 from rserini.agent.tools.schemas import ToolSpec, tool_specs
 from rserini.agent.tools.spill import SpillDir, read_spill_name, search_spill_name
 from rserini.agent.tools.tool_index import ToolIndex
-from rserini.agent.tools.truncation import truncate_head
+from rserini.agent.tools.truncation import Truncation, truncate_head
 from rserini.agent.tools.validation import ArgumentsError, validate_arguments
 
 if TYPE_CHECKING:
@@ -86,6 +91,8 @@ FIND_LINE_CHARS = 400
 EXCERPT_CHARS = 220
 SEARCH_SPILL_HINT = "Use read_document(docid) to inspect a document in paginated chunks."
 READ_SPILL_HINT = "Use a smaller limit if you want a narrower chunk from this document."
+SPILLS_KEPT = 32
+"""Cut outputs readable as ``spill:<n>`` at once, with ``spill_paging`` (oldest dropped)."""
 
 
 class ToolError(Exception):
@@ -170,6 +177,7 @@ class SearchSession:
             "find_in_document": self._find_in_document,
         }
         self._sequence = 0
+        self._spilled: dict[str, str] = {}  # spill:<n> -> the full output (spill_paging)
         self._call_ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -296,7 +304,7 @@ class SearchSession:
         )
         entry = self.cache.add(raw_query, docids, round3_all(scores))
         page = search_page(entry, 1, FIRST_PAGE_LIMIT, self._previewer(entry), timing)
-        text, truncation = self._spill_search(page, entry, self._next_sequence())
+        text, truncation, shown = self._spill_search(page, entry, self._next_sequence())
         page_docids = [hit["docid"] for hit in page["results"]]  # type: ignore[attr-defined]
         details: dict[str, object] = {
             "searchId": entry.search_id,
@@ -308,7 +316,7 @@ class SearchSession:
             "returnedRankEnd": page["returnedRankEnd"],
             **_optional(nextOffset=page.get("nextOffset")),
             "retrievedDocids": list(entry.docids),
-            "previewedDocids": page_docids,
+            "previewedDocids": page_docids[:shown],
             **_optional(timingMs=timing),
             **truncation,
         }
@@ -324,7 +332,7 @@ class SearchSession:
                 raise ToolError(messages.evicted_search_id(search_id, self.cache.capacity))
             raise ToolError(messages.unknown_search_id(search_id))
         page = search_page(entry, offset, limit, self._previewer(entry))
-        text, truncation = self._spill_search(page, entry, self._next_sequence())
+        text, truncation, shown = self._spill_search(page, entry, self._next_sequence())
         page_docids = [hit["docid"] for hit in page["results"]]  # type: ignore[attr-defined]
         details: dict[str, object] = {
             "searchId": entry.search_id,
@@ -337,7 +345,7 @@ class SearchSession:
             "returnedRankEnd": page["returnedRankEnd"],
             **_optional(nextOffset=page.get("nextOffset")),
             "retrievedDocids": page_docids,
-            "previewedDocids": list(page_docids),
+            "previewedDocids": page_docids[:shown],
             **truncation,
         }
         return ToolResult(text, details)
@@ -352,11 +360,19 @@ class SearchSession:
         timing = {"readDocumentRpcMs": _ms(start)} if self.options.record_timings else None
         text = format_document_chunk(docid, chunk)
         seq = self._next_sequence()
-        hint = (
-            messages.read_document_hint(docid, chunk.next_offset, chunk.limit)
-            if chunk.truncated and chunk.next_offset
-            else READ_SPILL_HINT
-        )
+
+        def hint(cut: Truncation) -> str:
+            resume = chunk.next_offset if chunk.truncated else None
+            if self.options.continue_after_cut:
+                # The chunk's lines start after the header and a blank line; a line too
+                # long to show at all is the only one skipped.
+                shown = max(1, cut.output_lines - 2)
+                if chunk.returned_line_start + shown <= chunk.returned_line_end:
+                    resume = chunk.returned_line_start + shown
+            if resume:
+                return messages.read_document_hint(docid, resume, chunk.limit)
+            return READ_SPILL_HINT
+
         name = read_spill_name(seq, docid, chunk.returned_line_start, chunk.returned_line_end)
         text, truncation = self._spill(text, "read", name, hint, "outputTruncation")
         details: dict[str, object] = {
@@ -434,6 +450,8 @@ class SearchSession:
     def _contents(self, tool: str, docid: str) -> str:
         if not docid.strip(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"):
             raise ToolError(messages.empty_docid(tool))
+        if docid in self._spilled:
+            return self._spilled[docid]
         stored = self.reader.stored(docid)
         if stored is None:
             raise ToolError(messages.not_found(docid, tool))
@@ -486,30 +504,66 @@ class SearchSession:
 
     def _spill_search(
         self, page: dict[str, object], entry: CachedSearch, seq: int
-    ) -> tuple[str, dict[str, object]]:
+    ) -> tuple[str, dict[str, object], int]:
+        """:meth:`_spill` for a page of hits, and how many hits count as previewed: all
+        (pi-search), or with ``previewed_shown_only`` those whose docid line was kept."""
         name = search_spill_name(seq, entry.search_id, page)
         text = format_search_page(page)
-        return self._spill(
-            text, "search", name, SEARCH_SPILL_HINT, "truncation", lambda: js_json(page, 2)
+        results = page["results"]
+        assert isinstance(results, list)
+        shown = len(results)
+
+        def hint(cut: Truncation) -> str:
+            nonlocal shown
+            spans = hit_line_spans(page)
+            if self.options.previewed_shown_only:
+                shown = sum(1 for first, _ in spans if first < cut.output_lines)
+            whole = sum(1 for _, last in spans if last < cut.output_lines)
+            if not self.options.continue_after_cut or whole == len(results):
+                return SEARCH_SPILL_HINT
+            # A hit too long to show at all is the only one skipped.
+            j = max(whole, 1)
+            resume = results[j]["rank"] if j < len(results) else page.get("nextOffset")
+            if resume is None:
+                return SEARCH_SPILL_HINT
+            limit = page["limit"]
+            assert isinstance(resume, int) and isinstance(limit, int)
+            browse = messages.browse_cut_hint(entry.search_id, resume, limit)
+            return f"{browse}\n{SEARCH_SPILL_HINT}"
+
+        visible, truncation = self._spill(
+            text, "search", name, hint, "truncation", lambda: js_json(page, 2)
         )
+        return visible, truncation, shown
 
     def _spill(
         self,
         text: str,
         kind: str,
         name: str,
-        hint: str,
+        hint: Callable[[Truncation], str] | str,
         key: str,
         full: Callable[[], str] | None = None,
     ) -> tuple[str, dict[str, object]]:
         """pi's head truncation; a cut output is saved in full (``text`` itself, or
-        ``full()``, made only then) and the notice and hint replace the cut lines. Returns
-        the visible text and the truncation details."""
+        ``full()``, made only then) and the notice and hint (or ``hint(cut)``) replace the
+        cut lines. With ``spill_paging`` the full output is also this session's document
+        ``spill:<call sequence>``, and the notice names it. Returns the visible text and
+        the truncation details."""
         cut = truncate_head(text)
         if not cut.truncated:
             return text, {}
-        path = self.spill.write(kind, name, text if full is None else full())
-        visible = f"{cut.content}\n{cut.notice(path)}\n{hint}"
+        content = text if full is None else full()
+        path = self.spill.write(kind, name, content)
+        notice = cut.notice(path)
+        if self.options.spill_paging:
+            docid = f"spill:{self._sequence}"
+            self._spilled[docid] = content
+            while len(self._spilled) > SPILLS_KEPT:
+                del self._spilled[next(iter(self._spilled))]
+            notice = cut.notice(messages.spill_location(docid), saved="saved as document")
+        shown_hint = hint(cut) if callable(hint) else hint
+        visible = f"{cut.content}\n{notice}\n{shown_hint}"
         return visible, {key: cut.as_details(), "fullOutputPath": path}
 
 

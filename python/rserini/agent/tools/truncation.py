@@ -63,15 +63,16 @@ class Truncation:
             "maxBytes": self.max_bytes,
         }
 
-    def notice(self, path: str) -> str:
-        """The ``[Output truncated: ...]`` line that replaces the cut lines."""
+    def notice(self, path: str, saved: str = "saved to") -> str:
+        """The ``[Output truncated: ...]`` line that replaces the cut lines (``saved``:
+        how ``path`` is introduced)."""
         omitted_lines = self.total_lines - self.output_lines
         omitted_bytes = self.total_bytes - self.output_bytes
         return (
             f"[Output truncated: showing {self.output_lines} of {self.total_lines} lines "
             f"({format_size(self.output_bytes)} of {format_size(self.total_bytes)}). "
             f"{omitted_lines} lines ({format_size(omitted_bytes)}) omitted. "
-            f"Full output saved to: {path}]"
+            f"Full output {saved}: {path}]"
         )
 
 
