@@ -1,6 +1,7 @@
 """``rserini serve http`` from a client's side: kept-alive round trips and idle connections.
 
     python benches/server_latency.py [CORPUS] [--index DIR] [--queries N] [--idle 300,1000]
+        [--source DIR] [--split]
 
 CORPUS is a BEIR folder (default ``../shared/data/scifact``); its corpus is indexed once
 into a temporary folder unless ``--index`` names a saved index of it. The server runs in
@@ -16,6 +17,11 @@ its own process (``python -m rserini serve http --port 0 -q``, the rserini of
   (the server is started with ``--max-connections`` above the largest N), then the
   server's thread count is read from ``/proc/<pid>/task`` and the keep-alive round trips
   are measured again from one more client.
+
+With ``--split``, the server's side of ``/search`` is timed instead, in a process of its
+own running the ``--source`` rserini: the ranking alone (``search_pairs``, k = 1001), the
+response built (``HttpApi.search``: ranking, rounding, 50 previews read from the store)
+and its JSON text (``js_json``), median milliseconds over the queries.
 
 Timings are wall-clock on a shared machine: compare rows of one run, like with like.
 """
@@ -96,6 +102,38 @@ def summary(label: str, times: dict[str, list[float]]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+_SPLIT = """
+import json, statistics, sys, time
+import rserini
+from rserini.agent.servers.backend import IndexBackend
+from rserini.agent.servers.http_server import HttpApi
+from rserini.agent.tools.jsformat import js_json
+api = HttpApi(IndexBackend(rserini.Index.load(sys.argv[1])))
+parts = {"ranking": [], "response built": [], "JSON text": []}
+for i, query in enumerate(json.loads(sys.argv[2])):
+    t0 = time.perf_counter()
+    api.backend.search(query, 1001)
+    t1 = time.perf_counter()
+    response = api.search({"query": query, "limit": 1000})
+    t2 = time.perf_counter()
+    js_json(response).encode()
+    t3 = time.perf_counter()
+    if i >= 10:
+        for name, ms in zip(parts, (t1 - t0, t2 - t1, t3 - t2)):
+            parts[name].append(ms * 1000)
+print(" | ".join(f"{name} {statistics.median(v):.2f} ms" for name, v in parts.items()))
+"""
+
+
+def split(index: Path, queries: list[str], source: Path) -> None:
+    """The server's side of ``/search``, in a process running ``source``'s rserini."""
+    subprocess.run(
+        [sys.executable, "-c", _SPLIT, str(index), json.dumps(queries)],
+        env=dict(os.environ, PYTHONPATH=str(source)),
+        check=True,
+    )
+
+
 def threads(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/task"))
 
@@ -113,6 +151,7 @@ def main() -> int:
         help="the folder holding the rserini package the server runs (default: this "
         "tree's python/; another checkout's for a before/after)",
     )
+    p.add_argument("--split", action="store_true", help="time the server's side of /search")
     args = p.parse_args()
     idle_counts = [int(n) for n in args.idle.split(",") if n]
     queries = [text for _, text in rserini.read_queries(args.corpus / "queries.jsonl")]
@@ -125,6 +164,9 @@ def main() -> int:
                 raise SystemExit(f"no corpus.jsonl[.gz] in {args.corpus}")
             index = Path(tmp) / "index"
             rserini.Index.from_jsonl(found[0], progress=False).save(index)
+        if args.split:
+            split(index, queries, args.source)
+            return 0
         proc, port = start_server(index, max(idle_counts, default=0) + 64, args.source)
         try:
             print(f"rserini {rserini.__version__}, {len(queries)} queries ({args.corpus.name})")
