@@ -428,6 +428,19 @@ def test_rpc_framing_overlong_line_and_last_line_at_eof(index: rserini.Index) ->
     assert [r["id"] for r in replies] == [None, 7, 8] and replies[2]["success"] is True
 
 
+def test_rpc_thousands_of_pipelined_pings_are_all_answered(index: rserini.Index) -> None:
+    """Cheap lines are answered on the loop, a few at a time per connection: thousands
+    sent at once neither exhaust the stack nor starve another client."""
+    lines = b"".join(b'{"id":%d,"type":"ping"}\n\n' % i for i in range(3000))
+    server = tcp_server(RpcHandler(IndexBackend(index)))
+    with serving(server) as port, connect(port) as flood, connect(port) as other:
+        flood.sendall(lines)
+        assert rpc_call(other, b'{"id":-1,"type":"ping"}')["success"] is True
+        flood.shutdown(socket.SHUT_WR)
+        replies = flood.makefile("rb").read().splitlines()
+    assert [json.loads(r)["id"] for r in replies] == list(range(3000))
+
+
 # --- N4, N7: requests that once crashed a server ----------------------------------------
 
 

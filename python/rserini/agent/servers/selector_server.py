@@ -40,6 +40,7 @@ Work = Callable[[], Answer]
 """A whole request, ready to be answered."""
 
 _READ_SIZE = 256 * 1024
+_CHEAP_PER_TURN = 64  # requests of one connection answered on the loop before others' turn
 
 
 class Connection:
@@ -125,6 +126,7 @@ class SelectorServer:
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
         self._done: collections.deque[tuple[Connection, Answer | None]] = collections.deque()
+        self._resume: collections.deque[Connection] = collections.deque()  # more to answer
         self._connections: set[Connection] = set()
         self._stop = False
         self._stopped = threading.Event()
@@ -140,7 +142,7 @@ class SelectorServer:
         tick = min(poll_interval, self.limits.idle_timeout / 4)
         try:
             while not self._stop:
-                for key, events in self._selector.select(tick):
+                for key, events in self._selector.select(0 if self._resume else tick):
                     if key.fileobj is self.listener:
                         self._accept()
                     elif key.fileobj is self._wake_r:
@@ -226,9 +228,12 @@ class SelectorServer:
         self._advance(conn)
 
     def _advance(self, conn: Connection) -> None:
-        """Starts the connection's next request if it has none in the works; closes it
+        """Starts the connection's next requests while none is in the works (at most
+        :data:`_CHEAP_PER_TURN` answered on the loop, then the others' turn); closes it
         when the client is done and everything is answered."""
-        while not conn.busy and not conn.closed:
+        for _ in range(_CHEAP_PER_TURN):
+            if conn.busy or conn.closed:
+                break
             try:
                 found = self.framing.next(conn)
             except Exception as e:  # a bug must not stop the loop
@@ -242,10 +247,12 @@ class SelectorServer:
                 break
             work, cheap = found
             conn.busy = True
-            if cheap:
-                self._answered(conn, self._run(work))
-            else:
+            if not cheap:
                 self.pool.submit(functools.partial(self._on_worker, conn, work))
+                break
+            self._deliver(conn, self._run(work))
+        else:
+            self._resume.append(conn)
         self._update_interest(conn)
 
     def _run(self, work: Work) -> Answer | None:
@@ -280,9 +287,15 @@ class SelectorServer:
         while self._done:
             conn, answer = self._done.popleft()
             if not conn.closed:
-                self._answered(conn, answer)
+                self._deliver(conn, answer)
+                self._after_write(conn)
+        for _ in range(len(self._resume)):
+            conn = self._resume.popleft()
+            if not conn.closed:
+                self._advance(conn)
 
-    def _answered(self, conn: Connection, answer: Answer | None) -> None:
+    def _deliver(self, conn: Connection, answer: Answer | None) -> None:
+        """Starts writing an answer (``None``: close the connection)."""
         if answer is None:
             self._close(conn)
             return
@@ -292,24 +305,32 @@ class SelectorServer:
             conn.inbuf.clear()
         conn.outbuf = memoryview(data)
         conn.last_active = time.monotonic()
-        self._write(conn)
+        self._flush(conn)
 
-    def _write(self, conn: Connection) -> None:
+    def _flush(self, conn: Connection) -> None:
+        """Writes what the socket takes; a request is done once its answer is out."""
         while conn.outbuf:
             try:
                 sent = conn.sock.send(conn.outbuf)
             except (BlockingIOError, InterruptedError):
-                break
+                return
             except OSError:  # the client hung up
                 self._close(conn)
                 return
             conn.outbuf = conn.outbuf[sent:]
             conn.last_active = time.monotonic()
-        if conn.outbuf:
-            self._update_interest(conn)
+        conn.busy = False
+
+    def _write(self, conn: Connection) -> None:
+        self._flush(conn)
+        self._after_write(conn)
+
+    def _after_write(self, conn: Connection) -> None:
+        if conn.closed:
             return
         if conn.busy:
-            conn.busy = False
+            self._update_interest(conn)
+        else:
             self._advance(conn)
 
     def _update_interest(self, conn: Connection) -> None:
