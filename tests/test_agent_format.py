@@ -90,7 +90,7 @@ _JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(_JSON_VALUES, st.sampled_from([None, 2]))
 def test_js_json_fast_path_equals_the_reference_writer(value, indent):
     """The C encoder's path (values whose Python text is JavaScript's) writes what the

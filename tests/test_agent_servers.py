@@ -11,6 +11,8 @@ import sys
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rserini
 from rserini.agent.servers.backend import IndexBackend, highlight
@@ -315,6 +317,30 @@ def test_java_json_numbers_and_strings():
     assert java_json({"s": 'a"\\\n\x01é/', "n": [1, 2.5, None, False]}) == (
         '{"s":"a\\"\\\\\\n\\u0001é/","n":[1,2.5,null,false]}'
     )
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([0.0, -0.0, 1e-3, 9.99e-4, 1e7, 9999999.5, 25.0])
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_JSON_VALUES)
+def test_java_json_fast_path_equals_the_reference_writer(value):
+    """The C encoder's path writes what the reference writer (every value by hand) writes:
+    E notation, control characters and lone surrogates included."""
+    from rserini.agent.servers.java_json import _java_json
+
+    assert java_json(value) == _java_json(value)
 
 
 # --- http-json ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ values are Java ints or longs and print plainly.
 
 from __future__ import annotations
 
+import json
 import math
 
 __all__ = ["java_double", "java_json"]
@@ -81,6 +82,40 @@ def java_json(value: object) -> str:
     exhaust the stack. ``ValueError`` for NaN or an infinity (not JSON), ``TypeError``
     for a value that is not JSON-shaped.
     """
+    try:
+        if _plain(value):
+            # The C encoder's text is Jackson's here, but for the hex case of \u00XX
+            # escapes (control characters): any of those, and the writer below decides.
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            if "\\u00" not in text:
+                return text
+    except (RecursionError, ValueError):
+        pass
+    return _java_json(value)
+
+
+def _plain(value: object) -> bool:
+    """Whether Python's ``json`` writes ``value`` as Jackson does (but for control
+    characters): plain types only, string keys, and every float where ``repr`` and
+    ``Double.toString`` lay out the same digits (zero, and 1e-3 up to 1e7)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        x = abs(value)  # type: ignore[arg-type]
+        return x == 0 or 1e-3 <= x < 1e7
+    if kind is dict:
+        return all(
+            type(k) is str and _plain(v)
+            for k, v in value.items()  # type: ignore[attr-defined]
+        )
+    if kind is list or kind is tuple:
+        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
+    return False
+
+
+def _java_json(value: object) -> str:
+    """:func:`java_json`, every value written here."""
     out: list[str] = []
     # What is left to write, last first: values, and literal text (brackets, separators).
     stack: list[object] = [value]
