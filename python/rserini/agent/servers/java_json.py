@@ -98,20 +98,27 @@ def _plain(value: object) -> bool:
     """Whether Python's ``json`` writes ``value`` as Jackson does (but for control
     characters): plain types only, string keys, and every float where ``repr`` and
     ``Double.toString`` lay out the same digits (zero, and 1e-3 up to 1e7)."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return True
-    if kind is float:
-        x = abs(value)  # type: ignore[arg-type]
-        return x == 0 or 1e-3 <= x < 1e7
-    if kind is dict:
-        return all(
-            type(k) is str and _plain(v)
-            for k, v in value.items()  # type: ignore[attr-defined]
-        )
-    if kind is list or kind is tuple:
-        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
-    return False
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float:
+            x = abs(item)  # type: ignore[arg-type]
+            if x == 0 or 1e-3 <= x < 1e7:
+                continue
+            return False
+        if kind is dict:
+            for key in item:  # type: ignore[attr-defined]
+                if type(key) is not str:
+                    return False
+            stack.extend(item.values())  # type: ignore[attr-defined]
+        elif kind is list or kind is tuple:
+            stack.extend(item)  # type: ignore[call-overload]
+        else:
+            return False
+    return True
 
 
 def _java_json(value: object) -> str:
