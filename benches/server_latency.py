@@ -1,7 +1,7 @@
 """``rserini serve http`` from a client's side: kept-alive round trips and idle connections.
 
     python benches/server_latency.py [CORPUS] [--index DIR] [--queries N] [--idle 300,1000]
-        [--source DIR] [--split]
+        [--source DIR] [--split] [--rpc]
 
 CORPUS is a BEIR folder (default ``../shared/data/scifact``); its corpus is indexed once
 into a temporary folder unless ``--index`` names a saved index of it. The server runs in
@@ -17,6 +17,9 @@ its own process (``python -m rserini serve http --port 0 -q``, the rserini of
   (the server is started with ``--max-connections`` above the largest N), then the
   server's thread count is read from ``/proc/<pid>/task`` and the keep-alive round trips
   are measured again from one more client.
+
+With ``--rpc`` the server is ``rserini serve rpc`` and the client sends pi-serini's
+commands on one connection: ``search`` (``k`` = 1000) and ``read_document``.
 
 With ``--split``, the server's side of ``/search`` is timed instead, in a process of its
 own running the ``--source`` rserini: the ranking alone (``search_pairs``, k = 1001), the
@@ -53,12 +56,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def start_server(
-    index: Path, max_connections: int, source: Path
+    kind: str, index: Path, max_connections: int, source: Path
 ) -> tuple[subprocess.Popen[bytes], int]:
     proc = subprocess.Popen(
         [
-            *(sys.executable, "-m", "rserini", "serve", "http", "--index", str(index)),
-            *("--port", "0", "-q", "--max-connections", str(max_connections)),
+            *(sys.executable, "-m", "rserini", "serve", kind, "--index", str(index)),
+            *("--port", "0", "--max-connections", str(max_connections)),
+            *(["-q"] if kind == "http" else []),
         ],
         stdout=subprocess.PIPE,
         env=dict(os.environ, PYTHONPATH=str(source)),
@@ -85,6 +89,34 @@ def round_trips(port: int, queries: list[str], warmup: int = 10) -> dict[str, li
         if not hits:
             continue
         read_ms, _ = post("/read_document", {"docid": hits[0]["docid"], "offset": 1, "limit": 200})
+        if i >= warmup:
+            times["search"].append(ms)
+            times["read_document"].append(read_ms)
+            times["bytes"].append(len(reply))
+    conn.close()
+    return times
+
+
+def rpc_round_trips(port: int, queries: list[str], warmup: int = 10) -> dict[str, list[float]]:
+    """The same over one JSON-lines RPC connection: ``search`` (k = 1000) and
+    ``read_document``, as pi-serini's client asks (without the previews' render call)."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=60)
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    stream = conn.makefile("rb")
+    times: dict[str, list[float]] = {"search": [], "read_document": [], "bytes": []}
+
+    def call(command: dict[str, object]) -> tuple[float, bytes]:
+        start = time.perf_counter()
+        conn.sendall(json.dumps(command).encode() + b"\n")
+        reply = stream.readline()
+        return (time.perf_counter() - start) * 1000, reply
+
+    for i, query in enumerate(queries):
+        ms, reply = call({"id": i, "type": "search", "query": query, "k": 1000})
+        hits = json.loads(reply)["data"]["results"]
+        if not hits:
+            continue
+        read_ms, _ = call({"id": i, "type": "read_document", "docid": hits[0]["docid"]})
         if i >= warmup:
             times["search"].append(ms)
             times["read_document"].append(read_ms)
@@ -152,6 +184,7 @@ def main() -> int:
         "tree's python/; another checkout's for a before/after)",
     )
     p.add_argument("--split", action="store_true", help="time the server's side of /search")
+    p.add_argument("--rpc", action="store_true", help="serve rpc (search k=1000) instead")
     args = p.parse_args()
     idle_counts = [int(n) for n in args.idle.split(",") if n]
     queries = [text for _, text in rserini.read_queries(args.corpus / "queries.jsonl")]
@@ -167,18 +200,21 @@ def main() -> int:
         if args.split:
             split(index, queries, args.source)
             return 0
-        proc, port = start_server(index, max(idle_counts, default=0) + 64, args.source)
+        kind = "rpc" if args.rpc else "http"
+        proc, port = start_server(kind, index, max(idle_counts, default=0) + 64, args.source)
+        timed = rpc_round_trips if args.rpc else round_trips
         try:
             print(f"rserini {rserini.__version__}, {len(queries)} queries ({args.corpus.name})")
-            print("| connections | /search 1000 hits, ms (median / p90) | /read_document | size |")
+            print(f"serve {kind}: round trips in ms (median / p90)")
+            print("| connections | search, 1000 hits | read_document | size |")
             print("|---|---|---|---|")
-            print(summary("one, kept alive", round_trips(port, queries)), flush=True)
+            print(summary("one, kept alive", timed(port, queries)), flush=True)
             print(f"server threads, no idle connection: {threads(proc.pid)}")
             for count in idle_counts:
                 idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
                 time.sleep(1.0)
                 print(f"server threads with {count} idle connections: {threads(proc.pid)}")
-                print(summary(f"+ {count} idle", round_trips(port, queries)), flush=True)
+                print(summary(f"+ {count} idle", timed(port, queries)), flush=True)
                 for conn in idle:
                     conn.close()
                 time.sleep(0.5)
