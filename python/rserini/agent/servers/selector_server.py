@@ -140,6 +140,7 @@ class SelectorServer:
         self._selector.register(self.listener, selectors.EVENT_READ, None)
         self._selector.register(self._wake_r, selectors.EVENT_READ, None)
         tick = min(poll_interval, self.limits.idle_timeout / 4)
+        next_check = time.monotonic() + tick
         try:
             while not self._stop:
                 for key, events in self._selector.select(0 if self._resume else tick):
@@ -150,7 +151,9 @@ class SelectorServer:
                     else:
                         self._on_ready(key.data, events)
                 self._finish_answers()
-                self._close_idle()
+                if time.monotonic() >= next_check:  # a scan of every connection, per tick
+                    self._close_idle()
+                    next_check = time.monotonic() + tick
         finally:
             self._selector.unregister(self.listener)
             self._selector.unregister(self._wake_r)
