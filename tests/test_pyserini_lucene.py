@@ -28,26 +28,20 @@ from lucene_fixtures import (
     LUCENE_DATA,
     LuceneBuild,
     committed_build,
+    committed_indexes,
     expected_outputs,
     folder_digest,
     lucene_index,  # noqa: F401 (a fixture)
 )
-from rserini.exceptions import IndexVersionError
 from rserini.lucene import prebuilt
 from rserini.lucene.prebuilt import ChecksumError, DownloadError, PrebuiltIndex
 from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import IndexReader, LuceneSearcher, NotSupportedError
 from support import IMPORT_ROOT, collection
 
-# The Lucene 9 fixtures; the Lucene 8 copies are searched by Pyserini in its Lucene 8
-# compatibility mode (unrounded scores), checked in test_lucene_8_raw_scores.
+# The Lucene 9 fixtures (a Lucene 8 index is a version error: tests/test_lucene_index.py).
 VERSIONS = ("9.9.1", "9.3.0")
-BUILDS = (
-    "adi-1seg-raw",
-    "adi-3files-2threads-fields-title-raw",
-    "adi-3files-2threads-raw-del5",
-    "adi-3files-2threads-cfs-drop3",
-)
+COMMITTED = [(v, name) for v, name, _ in committed_indexes() if not v.startswith("8.")]
 
 
 def queries() -> list[tuple[str, str]]:
@@ -66,8 +60,7 @@ def searched(searcher: LuceneSearcher, run: dict[str, Any]) -> dict[str, list[li
     return {qid: [[h.docid, h.score] for h in found] for qid, found in hits.items()}
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     folder = LUCENE_DATA / version / name
     before = folder_digest(folder)
@@ -75,7 +68,7 @@ def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     searcher = LuceneSearcher(folder)
     assert searcher.num_docs == expected["index"]["stats"]["num_docs"]
     runs = [r for r in expected["runs"] if not r["fields"]]
-    assert len(runs) == 4
+    assert runs
     for run in runs:
         got = searched(searcher, run)
         top10 = sum(got[q][:10] == hits[:10] for q, hits in run["hits"].items())
@@ -84,8 +77,7 @@ def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     assert folder_digest(folder) == before
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_documents_and_ids_are_pyserinis(version: str, name: str) -> None:
     folder = LUCENE_DATA / version / name
     expected = expected_outputs(name, version)
@@ -112,34 +104,12 @@ def test_documents_and_ids_are_pyserinis(version: str, name: str) -> None:
     assert searcher.doc(10**6) is None and searcher.doc(-1) is None
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_index_reader_stats_are_pyserinis(version: str, name: str) -> None:
     expected = expected_outputs(name, version)
     assert (
         IndexReader(LUCENE_DATA / version / name).stats() == expected["index"]["stats"]["pyserini"]
     )
-
-
-def test_lucene_8_raw_scores() -> None:
-    """Pyserini searches a Lucene 8 index unrounded: rserini's raw scores are its scores."""
-    name = "adi-1seg-raw"
-    expected = expected_outputs(name, "8.11.0")
-    try:
-        searcher = LuceneSearcher(LUCENE_DATA / "8.11.0" / name)
-    except IndexVersionError as e:
-        pytest.skip(f"this build does not read Lucene 8 indexes: {e}")
-    qs = queries()
-    for run in expected["runs"]:
-        if run["fields"]:
-            continue
-        if run["model"] == "bm25":
-            searcher.set_bm25(run["k1"], run["b"])
-        else:
-            searcher.set_qld(run["mu"])
-        hits = searcher.batch_search([t for _, t in qs], [q for q, _ in qs], k=run["k"])
-        for qid, want in run["hits"].items():
-            assert [[h.docid, h.raw_score] for h in hits[qid]] == want, (run["model"], qid)
 
 
 def test_feedback_needs_stored_text_on_a_lucene_index() -> None:
