@@ -153,9 +153,9 @@ def pyserini_outputs_many(
         Each a mapping with ``index``, ``queries``, ``runs``, ``docids`` and ``fields`` as
         the parameters of :func:`pyserini_outputs`, ``out`` (the JSON file the outputs go
         to) and optionally ``build`` (the fields of a
-        :class:`~rserini.parity.lucene_build.LuceneBuild` without ``compound``) with
-        ``data_root``: the index is first built there by ``IndexCollection`` in the same
-        JVM, and the outputs also hold ``"build_seconds"``.
+        :class:`~rserini.parity.lucene_build.LuceneBuild`) with ``data_root``: the index is
+        first built there by ``IndexCollection`` (and merged into a compound file) in the
+        same JVM, and the outputs also hold ``"build_seconds"``.
     max_heap, timeout
         As for :func:`pyserini_outputs`, for the whole batch.
 
@@ -229,16 +229,22 @@ def _build(job: dict[str, Any]) -> float:
     """Builds ``job["build"]`` into ``job["index"]`` with ``IndexCollection`` in this JVM."""
     from jnius import autoclass
 
-    from rserini.parity.lucene_build import LuceneBuild, write_inputs
+    from rserini.parity.lucene_build import (
+        LuceneBuild,
+        input_ids,
+        merge_in_this_jvm,
+        write_inputs,
+    )
 
     spec = LuceneBuild(**(job["build"] | {"fields": tuple(job["build"]["fields"])}))
-    if spec.compound:
-        raise ValueError(f"{spec.name}: a compound merge needs lucene_build.build")
     with tempfile.TemporaryDirectory(prefix="lucene-input-") as inputs:
         write_inputs(spec, Path(job["data_root"]), Path(inputs))
         start = time.perf_counter()
         args = [*spec.options(), "-input", inputs, "-index", job["index"]]
         autoclass("io.anserini.index.IndexCollection").main(args)
+        if spec.compound:
+            ids = input_ids(Path(inputs))
+            merge_in_this_jvm(job["index"], ids[len(ids) - spec.drop :])
         return time.perf_counter() - start
 
 
