@@ -9,7 +9,8 @@ and positions add a little).
 
 The session fixture ``lucene_grid`` builds the acceptance grid (:data:`GRID`: two builds of
 every collection) and records Pyserini's outputs on all of them in one child process, one
-JVM (about 2 minutes on two cores, most of it Pyserini's searches at k = 1000).
+JVM (15 minutes on two heavily shared cores, almost all of it Pyserini's searches at
+k = 1000, which load every hit's stored document).
 
 Register a fixture in a test module with ``from lucene_fixtures import lucene_index``.
 """
@@ -128,13 +129,18 @@ def read_queries(name: str) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class GridIndex:
-    """One index of the grid: its build, folder, Pyserini's outputs on it and the folder's
-    digest right after Pyserini read it."""
+    """One index of the grid: its build, folder, the file of Pyserini's outputs on it and
+    the folder's digest right after Pyserini read it."""
 
     spec: LuceneBuild
     folder: Path
-    outputs: dict[str, Any]
+    outputs_file: Path
     digest: dict[str, str]
+
+    def outputs(self) -> dict[str, Any]:
+        """Pyserini's outputs, read when asked (the ten files hold 140 MB of JSON)."""
+        result: dict[str, Any] = json.loads(self.outputs_file.read_text(encoding="utf-8"))
+        return result
 
 
 @pytest.fixture(scope="session")
@@ -166,10 +172,7 @@ def lucene_grid(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GridIndex
     pyserini_outputs_many(jobs)
     return {
         spec.name: GridIndex(
-            spec,
-            root / spec.name,
-            json.loads((root / f"{spec.name}.json").read_text(encoding="utf-8")),
-            folder_digest(root / spec.name),
+            spec, root / spec.name, root / f"{spec.name}.json", folder_digest(root / spec.name)
         )
         for spec in GRID
     }

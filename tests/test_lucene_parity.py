@@ -138,7 +138,7 @@ def test_grid_gives_live_pyserinis_rankings_and_documents(
     name: str, lucene_grid: dict[str, GridIndex]
 ) -> None:
     grid = lucene_grid[name]
-    live, spec = grid.outputs, grid.spec
+    live, spec = grid.outputs(), grid.spec
     assert live["stats"]["segments"] == (1 if spec.threads == 1 else 2)
     queries = read_queries(spec.collection)
     runs = [r for r in live["runs"] if r["model"] in ("bm25", "qld")]
@@ -165,7 +165,7 @@ def test_grid_feedback_is_live_pyserinis(
     name: str, model: str, lucene_grid: dict[str, GridIndex]
 ) -> None:
     grid = lucene_grid[name]
-    (run,) = [r for r in grid.outputs["runs"] if r["model"] == model]
+    (run,) = [r for r in grid.outputs()["runs"] if r["model"] == model]
     queries = read_queries(grid.spec.collection)
     searcher = LuceneSearcher(grid.folder)
     searcher.set_bm25(run["k1"], run["b"])
