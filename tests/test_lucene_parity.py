@@ -139,7 +139,8 @@ def test_grid_gives_live_pyserinis_rankings_and_documents(
 ) -> None:
     grid = lucene_grid[name]
     live, spec = grid.outputs(), grid.spec
-    assert live["stats"]["segments"] == (1 if spec.threads == 1 else 2)
+    segments = live["stats"]["segments"]
+    assert segments == 1 if spec.threads == 1 else segments >= 2
     queries = read_queries(spec.collection)
     runs = [r for r in live["runs"] if r["model"] in ("bm25", "qld")]
     assert len(runs) == 4 + bool(spec.fields)
