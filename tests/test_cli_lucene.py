@@ -31,7 +31,8 @@ def test_info_describes_a_lucene_folder(capsys: pytest.CaptureFixture[str]) -> N
     assert "_0: 82 documents, 0 deleted (Lucene99, Lucene 9.9.1)" in out
     assert "contents: DOCS_AND_FREQS, norms" in out
     assert "corrupted" not in out
-    assert main(["info", "--json", "--index", str(LUCENE_DATA / "9.3.0" / FOLDER.name)]) == 0
+    older = LUCENE_DATA / "9.3.0" / "adi-3files-2threads-raw-pos-dv"
+    assert main(["info", "--json", "--index", str(older)]) == 0
     info = json.loads(capsys.readouterr().out)
     assert (info["kind"], info["lucene_version"], info["documents"]) == ("lucene", "9.3.0", 82)
     assert sorted(f["name"] for f in info["fields"]) == ["contents", "id", "raw"]

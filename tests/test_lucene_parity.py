@@ -1,15 +1,24 @@
 """Searching Lucene indexes built by Anserini gives Pyserini's own rankings and scores.
 
 Two sources of truth: the committed fixtures with Pyserini 1.6.0's recorded outputs (every
-Lucene version, checked without a JVM), and indexes of real collections built in the
-session by the installed Pyserini and searched by it live (marker ``parity``). Every file
-of each Lucene folder is byte-identical after rserini read it.
+Lucene version, checked without a JVM), and the acceptance grid (marker ``parity``): two
+indexes of every collection of ../shared/data (adi, cacm, cranfield, npl, scifact) built in
+the session by the installed Pyserini 1.6.0 and searched by it live
+(``lucene_fixtures.GRID``). Per collection, build A is one segment (one input file, one
+thread), flat, nothing stored; build B is two segments (three files, two threads) with
+``-storeRaw -storePositions -storeDocvectors`` and ``-fields title`` where the collection
+has titles (all but npl), adi's with five documents replaced (deleted). So each option is
+on in one build and off in the other. On each: BM25 at (0.9, 0.4), (1.2, 0.75), (25, 1) and
+QLD (mu 1000) on ``contents``, multifield BM25 ``{"contents": 1.0, "title": 0.5}``, and on
+B RM3 and Rocchio (Pyserini's defaults), every query at k = 1000: the same top 10 on 100 %
+of queries, >= 99.5 % of the top-1000 hits equal (docid and Pyserini's float score);
+``doc().raw()``/``contents()`` equal; every file of each Lucene folder byte-identical
+after rserini read it.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +27,25 @@ import pytest
 
 import rserini
 from lucene_fixtures import (
-    LuceneBuild,
+    GRID,
+    GridIndex,
     committed_indexes,
     expected_outputs,
     folder_digest,
-    lucene_index,
+    lucene_grid,
+    read_queries,
 )
-from rserini.pyserini import adjust_ties
-from support import collection
+from rserini.parity.lucene_expected import FEEDBACK
+from rserini.pyserini import IndexReader, LuceneSearcher, adjust_ties
 
-__all__ = ["lucene_index"]  # the session fixture, registered here
-
-
-def read_queries(name: str) -> list[tuple[str, str]]:
-    text = (collection(name) / "queries.jsonl").read_text(encoding="utf-8")
-    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    return [(str(q["_id"]), q["text"]) for q in rows]
+__all__ = ["lucene_grid"]  # the session fixture, registered here
 
 
 def rserini_run(
-    index: rserini.Index, queries: Sequence[tuple[str, str]], run: Mapping[str, Any], rounded: bool
+    index: rserini.Index, queries: Sequence[tuple[str, str]], run: Mapping[str, Any]
 ) -> dict[str, list[tuple[str, float]]]:
     """One run as Pyserini returns it: ``{qid: [(docid, score), ...]}``, the scores
-    Anserini's rounded and tie-adjusted floats on Lucene 9 indexes, raw on Lucene 8."""
+    Anserini's rounded and tie-adjusted floats (of a Lucene 9 index)."""
     options: dict[str, Any] = {"k": run["k"], "threads": 1}
     if run["model"] == "qld":
         options |= {"model": "qld", "mu": run["mu"]}
@@ -52,8 +57,7 @@ def rserini_run(
     docids = index.docids(ids)
     out = {}
     for (qid, _), row_ids, row_docids, row_scores in zip(queries, ids, docids, scores, strict=True):
-        raw = row_scores[row_ids >= 0]
-        printed = adjust_ties(raw) if rounded else raw.astype(np.float32)
+        printed = adjust_ties(row_scores[row_ids >= 0])
         out[qid] = [(str(d), float(s)) for d, s in zip(row_docids, printed, strict=False)]
     return out
 
@@ -62,7 +66,7 @@ def agreement(
     theirs: Mapping[str, Sequence[Sequence[Any]]], ours: Mapping[str, Sequence[Sequence[Any]]]
 ) -> dict[str, float]:
     """Share of queries with the same top 10, share of hits equal in the top 1000 (docid
-    and float32 score), largest score difference."""
+    and float32 score), largest difference of the float32 scores at equal ranks."""
     same10 = hits = equal = 0
     worst = 0.0
     for qid, their_hits in theirs.items():
@@ -71,7 +75,7 @@ def agreement(
         hits += max(len(their_hits), len(our_hits))
         for (d1, s1), (d2, s2) in zip(their_hits, our_hits, strict=False):
             equal += d1 == d2 and np.float32(s1) == np.float32(s2)
-            worst = max(worst, abs(float(s1) - float(s2)))
+            worst = max(worst, abs(float(np.float32(s1)) - float(np.float32(s2))))
     return {
         "top10": same10 / max(len(theirs), 1),
         "top1000": equal / max(hits, 1),
@@ -83,13 +87,12 @@ def assert_pyserinis(
     folder: Path,
     queries: Sequence[tuple[str, str]],
     runs: Sequence[Mapping[str, Any]],
-    rounded: bool = True,
     exact: bool = True,
 ) -> None:
     before = folder_digest(folder)
     index = rserini.Index.load(folder)
     for run in runs:
-        found = agreement(run["hits"], rserini_run(index, queries, run, rounded))
+        found = agreement(run["hits"], rserini_run(index, queries, run))
         label = {k: run.get(k) for k in ("model", "k1", "b", "mu", "fields")}
         assert found["top10"] == 1.0, (label, found)
         if exact:
@@ -129,54 +132,53 @@ def test_committed_fixtures_give_pyserinis_documents(version: str, name: str, fo
             assert index.contents(docid) == doc["contents"]
 
 
-LIVE_BUILDS = [
-    LuceneBuild("scifact", files=3, threads=2, store_docvectors=True, store_raw=True),
-    LuceneBuild("cacm", files=1, threads=1),
-    LuceneBuild("adi", files=3, threads=2, store_docvectors=True, store_raw=True, replaced=5),
-]
-
-
 @pytest.mark.parity
-@pytest.mark.parametrize("spec", LIVE_BUILDS, ids=lambda s: s.name)
-def test_live_pyserini_on_a_fresh_build(
-    spec: LuceneBuild, lucene_index: Callable[[LuceneBuild], Path]
+@pytest.mark.parametrize("name", [spec.name for spec in GRID])
+def test_grid_gives_live_pyserinis_rankings_and_documents(
+    name: str, lucene_grid: dict[str, GridIndex]
 ) -> None:
-    from rserini.parity.lucene_expected import default_runs, pyserini_outputs
-
-    folder = lucene_index(spec)
+    grid = lucene_grid[name]
+    live, spec = grid.outputs(), grid.spec
+    segments = live["stats"]["segments"]
+    assert segments == 1 if spec.threads == 1 else segments >= 2
     queries = read_queries(spec.collection)
-    live = pyserini_outputs(folder, queries, default_runs(spec.fields))
-    assert_pyserinis(folder, queries, live["runs"], exact=False)
-
-
-RM3 = {"model": "rm3", "fb_terms": 10, "fb_docs": 10, "original_query_weight": 0.5}
-ROCCHIO = {
-    "model": "rocchio",
-    "top_fb_terms": 10,
-    "top_fb_docs": 10,
-    "bottom_fb_terms": 10,
-    "bottom_fb_docs": 10,
-    "alpha": 1.0,
-    "beta": 0.75,
-    "gamma": 0.0,
-    "use_negative": False,
-}
+    runs = [r for r in live["runs"] if r["model"] in ("bm25", "qld")]
+    assert len(runs) == 4 + bool(spec.fields)
+    assert all(len(r["hits"]) == len(queries) for r in runs)
+    assert_pyserinis(grid.folder, queries, runs, exact=False)
+    searcher, reader = LuceneSearcher(grid.folder), IndexReader(grid.folder)
+    assert searcher.num_docs == live["stats"]["num_docs"]
+    for docid, doc in live["docs"].items():
+        ours = searcher.doc(docid)
+        if doc is None:
+            assert ours is None
+            continue
+        assert ours is not None and (ours.raw(), ours.contents()) == (doc["raw"], doc["contents"])
+        assert (doc["raw"] is not None) == spec.store_raw
+        assert reader.get_document_vector(docid) == doc["vector"]
+    assert folder_digest(grid.folder) == grid.digest
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("mode", [RM3, ROCCHIO], ids=["rm3", "rocchio"])
-@pytest.mark.parametrize("spec", [LIVE_BUILDS[0], LIVE_BUILDS[2]], ids=lambda s: s.name)
-def test_live_feedback_on_a_lucene_index_with_document_vectors(
-    spec: LuceneBuild, mode: dict[str, Any], lucene_index: Callable[[LuceneBuild], Path]
+@pytest.mark.parametrize("name", [spec.name for spec in GRID if spec.store_docvectors])
+@pytest.mark.parametrize("model", list(FEEDBACK))
+def test_grid_feedback_is_live_pyserinis(
+    name: str, model: str, lucene_grid: dict[str, GridIndex]
 ) -> None:
-    from rserini.parity import Tolerances, compare
-
-    folder = lucene_index(spec)
-    before = folder_digest(folder)
-    report = compare(collection(spec.collection), settings=[(0.9, 0.4)], k=1000, mode=mode,
-                     lucene_index=folder)  # fmt: skip
-    assert report.failures(Tolerances.acceptance()) == []
-    (setting,) = report.settings
-    assert setting.same_topk == setting.queries == report.queries
-    assert setting.max_score_diff == 0.0
-    assert folder_digest(folder) == before
+    grid = lucene_grid[name]
+    (run,) = [r for r in grid.outputs()["runs"] if r["model"] == model]
+    queries = read_queries(grid.spec.collection)
+    searcher = LuceneSearcher(grid.folder)
+    searcher.set_bm25(run["k1"], run["b"])
+    options = {key: run[key] for key in FEEDBACK[model]}
+    if model == "rm3":
+        searcher.set_rm3(**options)
+    else:
+        searcher.set_rocchio(**options)
+    qids = [q for q, _ in queries]
+    found = searcher.batch_search([t for _, t in queries], qids, k=run["k"], threads=2)
+    ours = {q: [(h.docid, h.score) for h in found[q]] for q in qids}
+    result = agreement(run["hits"], ours)
+    assert len(run["hits"]) == len(queries)
+    assert result["top10"] == 1.0 and result["top1000"] >= 0.995, result
+    assert folder_digest(grid.folder) == grid.digest

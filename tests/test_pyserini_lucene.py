@@ -27,27 +27,20 @@ import pytest
 from lucene_fixtures import (
     LUCENE_DATA,
     LuceneBuild,
-    committed_build,
+    committed_indexes,
     expected_outputs,
     folder_digest,
     lucene_index,  # noqa: F401 (a fixture)
 )
-from rserini.exceptions import IndexVersionError
 from rserini.lucene import prebuilt
 from rserini.lucene.prebuilt import ChecksumError, DownloadError, PrebuiltIndex
 from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import IndexReader, LuceneSearcher, NotSupportedError
 from support import IMPORT_ROOT, collection
 
-# The Lucene 9 fixtures; the Lucene 8 copies are searched by Pyserini in its Lucene 8
-# compatibility mode (unrounded scores), checked in test_lucene_8_raw_scores.
+# The Lucene 9 fixtures (a Lucene 8 index is a version error: tests/test_lucene_index.py).
 VERSIONS = ("9.9.1", "9.3.0")
-BUILDS = (
-    "adi-1seg-raw",
-    "adi-3files-2threads-fields-title-raw",
-    "adi-3files-2threads-raw-del5",
-    "adi-3files-2threads-cfs-drop3",
-)
+COMMITTED = [(v, name) for v, name, _ in committed_indexes() if not v.startswith("8.")]
 
 
 def queries() -> list[tuple[str, str]]:
@@ -66,8 +59,7 @@ def searched(searcher: LuceneSearcher, run: dict[str, Any]) -> dict[str, list[li
     return {qid: [[h.docid, h.score] for h in found] for qid, found in hits.items()}
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     folder = LUCENE_DATA / version / name
     before = folder_digest(folder)
@@ -75,7 +67,7 @@ def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     searcher = LuceneSearcher(folder)
     assert searcher.num_docs == expected["index"]["stats"]["num_docs"]
     runs = [r for r in expected["runs"] if not r["fields"]]
-    assert len(runs) == 4
+    assert runs
     for run in runs:
         got = searched(searcher, run)
         top10 = sum(got[q][:10] == hits[:10] for q, hits in run["hits"].items())
@@ -84,8 +76,7 @@ def test_rankings_and_scores_are_pyserinis(version: str, name: str) -> None:
     assert folder_digest(folder) == before
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_documents_and_ids_are_pyserinis(version: str, name: str) -> None:
     folder = LUCENE_DATA / version / name
     expected = expected_outputs(name, version)
@@ -112,34 +103,12 @@ def test_documents_and_ids_are_pyserinis(version: str, name: str) -> None:
     assert searcher.doc(10**6) is None and searcher.doc(-1) is None
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", BUILDS)
+@pytest.mark.parametrize(("version", "name"), COMMITTED)
 def test_index_reader_stats_are_pyserinis(version: str, name: str) -> None:
     expected = expected_outputs(name, version)
     assert (
         IndexReader(LUCENE_DATA / version / name).stats() == expected["index"]["stats"]["pyserini"]
     )
-
-
-def test_lucene_8_raw_scores() -> None:
-    """Pyserini searches a Lucene 8 index unrounded: rserini's raw scores are its scores."""
-    name = "adi-1seg-raw"
-    expected = expected_outputs(name, "8.11.0")
-    try:
-        searcher = LuceneSearcher(LUCENE_DATA / "8.11.0" / name)
-    except IndexVersionError as e:
-        pytest.skip(f"this build does not read Lucene 8 indexes: {e}")
-    qs = queries()
-    for run in expected["runs"]:
-        if run["fields"]:
-            continue
-        if run["model"] == "bm25":
-            searcher.set_bm25(run["k1"], run["b"])
-        else:
-            searcher.set_qld(run["mu"])
-        hits = searcher.batch_search([t for _, t in qs], [q for q, _ in qs], k=run["k"])
-        for qid, want in run["hits"].items():
-            assert [[h.docid, h.raw_score] for h in hits[qid]] == want, (run["model"], qid)
 
 
 def test_feedback_needs_stored_text_on_a_lucene_index() -> None:
@@ -205,43 +174,44 @@ def pyserini(script: str) -> Any:
 
 READER_SCRIPT = """
 from pyserini.index.lucene import LuceneIndexReader
-r = LuceneIndexReader({folder!r})
 terms, docids = {terms!r}, {docids!r}
-def counts(t):
-    try:
-        return list(r.get_term_counts(t))
-    except Exception:
-        return None
-def postings(t, analyzer):
-    try:
-        found = r.get_postings_list(t) if analyzer else r.get_postings_list(t, analyzer=None)
-    except Exception:
-        return "error"
-    return None if found is None else [[p.docid, p.tf] for p in found]
-print(json.dumps({{
-    "stats": r.stats(),
-    "counts": [counts(t) for t in terms],
-    "plain_counts": [list(r.get_term_counts(t, analyzer=None)) for t in terms],
-    "postings": [postings(t, True) for t in terms],
-    "analyzed_postings": [postings(r.analyze(t)[0], False) if r.analyze(t) else None
-                          for t in terms],
-    "weights": [[r.compute_bm25_term_weight(d, t) for t in terms[:4]] for d in docids],
-    "weights_k1b": [[r.compute_bm25_term_weight(d, t, k1=1.2, b=0.75) for t in terms[:4]]
-                    for d in docids],
-    "analyzed_weights": [{{t: r.compute_bm25_term_weight(d, t, analyzer=None)
-                          for t in sorted(r.get_document_vector(d) or {{}})}}
-                         for d in docids],
-    "ids": [r.convert_collection_docid_to_internal_docid(d) for d in docids],
-    "docids": [r.convert_internal_docid_to_collection_docid(i) for i in range(5)],
-    "raw": [r.doc_raw(d) for d in docids],
-    "contents": [r.doc_contents(d) for d in docids],
-    "vectors": [r.get_document_vector(d) for d in docids],
-}}))
+def reader_outputs(folder):
+  r = LuceneIndexReader(folder)
+  def counts(t):
+      try:
+          return list(r.get_term_counts(t))
+      except Exception:
+          return None
+  def postings(t, analyzer):
+      try:
+          found = r.get_postings_list(t) if analyzer else r.get_postings_list(t, analyzer=None)
+      except Exception:
+          return "error"
+      return None if found is None else [[p.docid, p.tf] for p in found]
+  return {{
+      "stats": r.stats(),
+      "counts": [counts(t) for t in terms],
+      "plain_counts": [list(r.get_term_counts(t, analyzer=None)) for t in terms],
+      "postings": [postings(t, True) for t in terms],
+      "analyzed_postings": [postings(r.analyze(t)[0], False) if r.analyze(t) else None
+                            for t in terms],
+      "weights": [[r.compute_bm25_term_weight(d, t) for t in terms[:4]] for d in docids],
+      "weights_k1b": [[r.compute_bm25_term_weight(d, t, k1=1.2, b=0.75) for t in terms[:4]]
+                      for d in docids],
+      "analyzed_weights": [{{t: r.compute_bm25_term_weight(d, t, analyzer=None)
+                            for t in sorted(r.get_document_vector(d) or {{}})}}
+                           for d in docids],
+      "ids": [r.convert_collection_docid_to_internal_docid(d) for d in docids],
+      "docids": [r.convert_internal_docid_to_collection_docid(i) for i in range(5)],
+      "raw": [r.doc_raw(d) for d in docids],
+      "contents": [r.doc_contents(d) for d in docids],
+      "vectors": [r.get_document_vector(d) for d in docids],
+  }}
 """
 
 
 def reader_outputs(reader: IndexReader, terms: list[str], docids: list[str]) -> dict[str, Any]:
-    """What :data:`READER_SCRIPT` prints, from rserini's reader."""
+    """What :data:`READER_SCRIPT`'s ``reader_outputs`` gives, from rserini's reader."""
 
     def counts(t: str) -> list[int] | None:
         try:
@@ -284,59 +254,72 @@ def reader_outputs(reader: IndexReader, terms: list[str], docids: list[str]) -> 
     }
 
 
-READER_BUILDS = [
-    LuceneBuild("adi", store_raw=True),
-    LuceneBuild(
-        "adi",
-        files=3,
-        threads=2,
-        store_raw=True,
-        store_contents=True,
-        store_positions=True,
-        store_docvectors=True,
-    ),
-    committed_build("adi-3files-2threads-raw-del5"),  # Lucene's deleted documents
-]
-
-
-@pytest.mark.parity
-@pytest.mark.parametrize("spec", READER_BUILDS, ids=lambda s: s.name)
-def test_index_reader_is_live_pyserinis(lucene_index: Any, spec: LuceneBuild) -> None:  # noqa: F811
-    folder = lucene_index(spec)
-    before = folder_digest(folder)
-    docids = ["1", "17", "41", "82", "no-such-doc"][:4]
-    script = READER_SCRIPT.format(folder=str(folder), terms=TERMS, docids=docids)
-    want = pyserini(script)
-    got = reader_outputs(IndexReader(folder), TERMS, docids)
-    for key in want:
-        assert got[key] == want[key], key
-    assert folder_digest(folder) == before
-
-
-# -- feedback on a Lucene index with stored contents, against live Pyserini ------------------
+# Stored contents, positions and document vectors: the reader's and feedback's text is the
+# stored contents field (the committed folders below store only the raw JSON).
+CONTENTS_BUILD = LuceneBuild(
+    "adi",
+    files=3,
+    threads=2,
+    store_raw=True,
+    store_contents=True,
+    store_positions=True,
+    store_docvectors=True,
+)
+READERS = {
+    "1seg-raw": LUCENE_DATA / "9.9.1" / "adi-1seg-raw",
+    "raw-pos-dv": LUCENE_DATA / "9.3.0" / "adi-3files-2threads-raw-pos-dv",  # vectors from raw
+    "raw-del5": LUCENE_DATA / "9.3.0" / "adi-3files-2threads-raw-del5",  # deleted documents
+}
+"""The committed folders read live, beside ``contents-pos-dv`` (:data:`CONTENTS_BUILD`)."""
+READER_DOCIDS = ["1", "17", "41", "82"]
 
 FEEDBACK_SCRIPT = """
 from pyserini.search.lucene import LuceneSearcher
-s = LuceneSearcher({folder!r})
-qs = {queries!r}
-out = {{}}
-s.set_rm3()
-out["rm3"] = {{q: [[h.docid, h.score] for h in s.search(t, k=1000)] for q, t in qs}}
-s.unset_rm3()
-s.set_rocchio()
-out["rocchio"] = {{q: [[h.docid, h.score] for h in s.search(t, k=1000)] for q, t in qs}}
-print(json.dumps(out))
+def feedback_outputs(folder, qs):
+  s = LuceneSearcher(folder)
+  out = {{}}
+  s.set_rm3()
+  out["rm3"] = {{q: [[h.docid, h.score] for h in s.search(t, k=1000)] for q, t in qs}}
+  s.unset_rm3()
+  s.set_rocchio()
+  out["rocchio"] = {{q: [[h.docid, h.score] for h in s.search(t, k=1000)] for q, t in qs}}
+  return out
 """
 
 
-@pytest.mark.parity
-def test_rm3_and_rocchio_are_live_pyserinis(lucene_index: Any) -> None:  # noqa: F811
-    spec = LuceneBuild(
-        "adi", store_raw=True, store_contents=True, store_positions=True, store_docvectors=True
+@pytest.fixture(scope="module")
+def live_pyserini(lucene_index: Any) -> dict[str, Any]:  # noqa: F811
+    """Pyserini's ``LuceneIndexReader`` outputs on every folder of :data:`READERS` and its
+    RM3 and Rocchio runs on :data:`CONTENTS_BUILD`, from one child JVM."""
+    folders = READERS | {"contents-pos-dv": lucene_index(CONTENTS_BUILD)}
+    script = (
+        READER_SCRIPT.format(terms=TERMS, docids=READER_DOCIDS)
+        + FEEDBACK_SCRIPT.format()
+        + f"folders = { {k: str(v) for k, v in folders.items()}!r}\n"
+        + f"qs = {queries()!r}\n"
+        + "print(json.dumps({'folders': {k: reader_outputs(v) for k, v in folders.items()},"
+        + " 'feedback': feedback_outputs(folders['contents-pos-dv'], qs)}))\n"
     )
-    folder = lucene_index(spec)
+    befores = {name: folder_digest(folder) for name, folder in folders.items()}
+    return {"paths": folders, "befores": befores, **pyserini(script)}
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", [*READERS, "contents-pos-dv"])
+def test_index_reader_is_live_pyserinis(live_pyserini: dict[str, Any], name: str) -> None:
+    folder = live_pyserini["paths"][name]
+    want = live_pyserini["folders"][name]
+    got = reader_outputs(IndexReader(folder), TERMS, READER_DOCIDS)
+    for key in want:
+        assert got[key] == want[key], key
+    assert folder_digest(folder) == live_pyserini["befores"][name]
+
+
+@pytest.mark.parity
+def test_rm3_and_rocchio_are_live_pyserinis(live_pyserini: dict[str, Any]) -> None:
+    folder = live_pyserini["paths"]["contents-pos-dv"]
+    want = live_pyserini["feedback"]
     qs = queries()
-    want = pyserini(FEEDBACK_SCRIPT.format(folder=str(folder), queries=qs))
     searcher = LuceneSearcher(folder)
     searcher.set_rm3()
     rm3 = {q: [[h.docid, h.score] for h in searcher.search(t, k=1000)] for q, t in qs}

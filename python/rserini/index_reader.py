@@ -23,6 +23,7 @@ segment, deleted documents keeping their numbers). What differs from Pyserini:
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections import Counter
@@ -243,8 +244,9 @@ class IndexReader:
                 "contents field, or the contents of its raw JSON: this index was written "
                 "with -storeDocvectors but neither -storeContents nor -storeRaw"
             )
-        # Of a Lucene index without -storeContents: the contents of the raw JSON.
-        text = self.index.contents(docid)
+        text = document.contents()
+        if text is None:  # a Lucene index without -storeContents: its raw JSON's contents
+            text = _raw_contents(document.raw())
         return dict(Counter(self.index.analyzer.analyze(text)))
 
     def _has_term_vectors(self) -> bool:
@@ -326,3 +328,15 @@ class IndexReader:
 
 LuceneIndexReader = IndexReader
 """Pyserini's current name of :class:`IndexReader`."""
+
+
+def _raw_contents(raw: str | None) -> str:
+    """The ``contents`` of a raw document Anserini stored as JSON (its ``JsonCollection``),
+    the text its document vectors were made of; empty for any other raw document, as the
+    feedback models read it."""
+    try:
+        value = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return ""
+    contents = value.get("contents") if isinstance(value, dict) else None
+    return contents if isinstance(contents, str) else ""

@@ -35,8 +35,10 @@ __all__ = [
     "LuceneBuild",
     "anserini_command",
     "build",
+    "input_ids",
     "lucene_version",
     "memory_flag",
+    "merge_in_this_jvm",
     "read_beir_corpus",
     "segment_count",
     "write_inputs",
@@ -348,11 +350,7 @@ def build(
             raise RuntimeError(f"{spec.name}: Anserini failed ({run.returncode}):\n{tail}")
         merge: list[str] = []
         if spec.compound:
-            ids = [
-                json.loads(line)["id"]
-                for f in sorted(inputs.iterdir())
-                for line in f.read_text(encoding="utf-8").splitlines()
-            ]
+            ids = input_ids(inputs)
             merge = merge_into_compound(index, java, jar, ids[len(ids) - spec.drop :])
         elif spec.drop:
             raise ValueError(f"{spec.name}: drop needs compound")
@@ -376,25 +374,44 @@ import sys
 import jnius_config
 jnius_config.set_classpath(sys.argv[1])
 jnius_config.add_options("-Xmx1g")
-from jnius import autoclass
-paths = autoclass("java.nio.file.Paths")
-directory = autoclass("org.apache.lucene.store.FSDirectory").open(paths.get(sys.argv[2]))
-config = autoclass("org.apache.lucene.index.IndexWriterConfig")()
-policy = autoclass("org.apache.lucene.index.TieredMergePolicy")()
-policy.setNoCFSRatio(1.0)
-policy.setMaxCFSSegmentSizeMB(1e9)
-config.setMergePolicy(policy)
-config.setUseCompoundFile(True)
-config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").APPEND)
-writer = autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
-writer.forceMerge(1)
-term = autoclass("org.apache.lucene.index.Term")
-query = autoclass("org.apache.lucene.search.TermQuery")
-for docid in sys.argv[3:]:
-    writer.deleteDocuments(query(term("id", docid)))
-writer.commit()
-writer.close()
+from rserini.parity.lucene_build import merge_in_this_jvm
+merge_in_this_jvm(sys.argv[2], sys.argv[3:])
 """
+
+
+def merge_in_this_jvm(index: str, delete: Sequence[str]) -> None:
+    """Merges ``index`` into one compound-file segment with the Lucene of this process's
+    JVM (started by ``pyjnius`` with an Anserini jar), then deletes the documents whose
+    ``id`` is in ``delete``."""
+    from jnius import autoclass
+
+    paths = autoclass("java.nio.file.Paths")
+    directory = autoclass("org.apache.lucene.store.FSDirectory").open(paths.get(index))
+    config = autoclass("org.apache.lucene.index.IndexWriterConfig")()
+    policy = autoclass("org.apache.lucene.index.TieredMergePolicy")()
+    policy.setNoCFSRatio(1.0)
+    policy.setMaxCFSSegmentSizeMB(1e9)
+    config.setMergePolicy(policy)
+    config.setUseCompoundFile(True)
+    config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").APPEND)
+    writer = autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
+    writer.forceMerge(1)
+    term = autoclass("org.apache.lucene.index.Term")
+    query = autoclass("org.apache.lucene.search.TermQuery")
+    for docid in delete:
+        writer.deleteDocuments(query(term("id", docid)))
+    writer.commit()
+    writer.close()
+    directory.close()
+
+
+def input_ids(inputs: Path) -> list[str]:
+    """The ids of the JsonCollection files in ``inputs``, in order."""
+    return [
+        json.loads(line)["id"]
+        for f in sorted(inputs.iterdir())
+        for line in f.read_text(encoding="utf-8").splitlines()
+    ]
 
 
 def merge_into_compound(index: Path, java: Path, jar: Path, delete: Sequence[str]) -> list[str]:
@@ -402,6 +419,8 @@ def merge_into_compound(index: Path, java: Path, jar: Path, delete: Sequence[str
     the documents whose ``id`` is in ``delete``; returns the command run."""
     command = [sys.executable, "-c", _MERGE, str(jar), str(index), *delete]
     env = dict(os.environ, JAVA_HOME=str(java.parent.parent))
+    python_dir = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = python_dir + os.pathsep + env.get("PYTHONPATH", "")
     run = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if run.returncode != 0:
         tail = (run.stdout + run.stderr)[-3000:]

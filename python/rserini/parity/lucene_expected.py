@@ -7,7 +7,8 @@ records, as plain JSON:
 
 - ``runs``: for each run, ``{"model", "k1", "b", "mu", "fields", "k", "hits": {qid: [[docid,
   score], ...]}}``, scores as Pyserini returns them (Anserini's rounded floats; Pyserini
-  prints them with ``%.6f``). ``fields`` is ``None`` for the default ``contents`` search,
+  prints them with ``%.6f``), each written as the shortest decimal that reads back as
+  that float32. ``fields`` is ``None`` for the default ``contents`` search,
   else the boosts passed to ``search(q, k, fields=...)``;
 - ``docs``: ``{docid: {"raw", "contents", "lucene_docid", "vector"}}`` (``vector``: the
   document vector where the index has one, else ``None``);
@@ -15,6 +16,12 @@ records, as plain JSON:
 - ``stats``: Pyserini's ``LuceneIndexReader.stats()`` plus Lucene's own counts per field
   (``max_doc``, ``num_docs``, ``segments``, ``doc_count``, ``sum_total_term_freq``,
   ``sum_doc_freq``) and the Lucene version of the newest segment.
+
+:func:`pyserini_outputs_many` does the same for many indexes in one child process (one
+JVM), first building with Anserini's ``IndexCollection`` (in that JVM) those it is asked
+to build: the JVM start and Pyserini's import are paid once for a whole grid of indexes.
+Runs may also be RM3 and Rocchio (``"model": "rm3" | "rocchio"`` over BM25 ``k1``, ``b``,
+with the keyword arguments of Pyserini's ``set_rm3``/``set_rocchio``).
 """
 
 from __future__ import annotations
@@ -24,11 +31,20 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BM25_SETTINGS", "QLD_MU", "default_runs", "pyserini_outputs"]
+__all__ = [
+    "BM25_SETTINGS",
+    "FEEDBACK",
+    "QLD_MU",
+    "default_runs",
+    "feedback_runs",
+    "pyserini_outputs",
+    "pyserini_outputs_many",
+]
 
 BM25_SETTINGS: tuple[tuple[float, float], ...] = ((0.9, 0.4), (1.2, 0.75), (25.0, 1.0))
 """The (k1, b) pairs the parity tests use: Pyserini's default, Lucene's, and an extreme."""
@@ -50,6 +66,31 @@ def default_runs(fields: Sequence[str] = (), k: int = 1000) -> list[dict[str, An
         boosts = {"contents": 1.0} | {f: MULTIFIELD_BOOSTS.get(f, 1.0) for f in fields}
         runs.append({"model": "bm25", "k1": 0.9, "b": 0.4, "fields": boosts, "k": k})
     return runs
+
+
+FEEDBACK: dict[str, dict[str, Any]] = {
+    "rm3": {"fb_terms": 10, "fb_docs": 10, "original_query_weight": 0.5},
+    "rocchio": {
+        "top_fb_terms": 10,
+        "top_fb_docs": 10,
+        "bottom_fb_terms": 10,
+        "bottom_fb_docs": 10,
+        "alpha": 1.0,
+        "beta": 0.75,
+        "gamma": 0.0,
+        "use_negative": False,
+    },
+}
+"""Pyserini's default RM3 and Rocchio settings, as the keyword arguments of ``set_rm3`` and
+``set_rocchio``."""
+
+
+def feedback_runs(k: int = 1000) -> list[dict[str, Any]]:
+    """RM3 and Rocchio at :data:`FEEDBACK` over BM25 (0.9, 0.4) on ``contents``."""
+    return [
+        {"model": model, "k1": 0.9, "b": 0.4, "fields": None, "k": k, **options}
+        for model, options in FEEDBACK.items()
+    ]
 
 
 def pyserini_outputs(
@@ -87,33 +128,65 @@ def pyserini_outputs(
         If the child fails, with its output's tail.
     """
     with tempfile.TemporaryDirectory(prefix="pyserini-outputs-") as tmp:
-        spec = {
+        out = Path(tmp) / "out.json"
+        job = {
             "index": str(index),
             "queries": [list(q) for q in queries],
             "runs": [dict(r) for r in runs],
             "docids": list(docids),
             "fields": list(fields),
-            "max_heap": max_heap,
+            "out": str(out),
         }
+        _child([job], max_heap, timeout)
+        result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+        return result
+
+
+def pyserini_outputs_many(
+    jobs: Sequence[Mapping[str, Any]], *, max_heap: str = "2g", timeout: float = 3600
+) -> None:
+    """Pyserini's outputs on many indexes, in one child process.
+
+    Parameters
+    ----------
+    jobs
+        Each a mapping with ``index``, ``queries``, ``runs``, ``docids`` and ``fields`` as
+        the parameters of :func:`pyserini_outputs`, ``out`` (the JSON file the outputs go
+        to) and optionally ``build`` (the fields of a
+        :class:`~rserini.parity.lucene_build.LuceneBuild`) with ``data_root``: the index is
+        first built there by ``IndexCollection`` (and merged into a compound file) in the
+        same JVM, and the outputs also hold ``"build_seconds"``.
+    max_heap, timeout
+        As for :func:`pyserini_outputs`, for the whole batch.
+
+    Raises
+    ------
+    RuntimeError
+        If the child fails, with its output's tail.
+    """
+    _child([dict(job) for job in jobs], max_heap, timeout)
+
+
+def _child(jobs: list[dict[str, Any]], max_heap: str, timeout: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="pyserini-outputs-") as tmp:
         spec_path = Path(tmp) / "spec.json"
-        out_path = Path(tmp) / "out.json"
-        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        spec_path.write_text(json.dumps({"jobs": jobs, "max_heap": max_heap}), encoding="utf-8")
         env = dict(os.environ)
         python_dir = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = python_dir + os.pathsep + env.get("PYTHONPATH", "")
         child = subprocess.run(
-            [sys.executable, "-m", "rserini.parity.lucene_expected", str(spec_path), str(out_path)],
+            [sys.executable, "-m", "rserini.parity.lucene_expected", str(spec_path)],
             capture_output=True,
             text=True,
             env=env,
             timeout=timeout,
             check=False,
         )
-        if child.returncode != 0 or not out_path.is_file():
+        missing = [job["out"] for job in jobs if not Path(job["out"]).is_file()]
+        if child.returncode != 0 or missing:
             tail = (child.stdout + child.stderr)[-3000:]
-            raise RuntimeError(f"Pyserini failed on {index} ({child.returncode}):\n{tail}")
-        result: dict[str, Any] = json.loads(out_path.read_text(encoding="utf-8"))
-        return result
+            where = ", ".join(job["index"] for job in jobs)[:500]
+            raise RuntimeError(f"Pyserini failed on {where} ({child.returncode}):\n{tail}")
 
 
 def _lucene_stats(index: str, fields: Sequence[str]) -> tuple[dict[str, Any], list[str | None]]:
@@ -152,30 +225,93 @@ def _lucene_stats(index: str, fields: Sequence[str]) -> tuple[dict[str, Any], li
         reader.close()
 
 
-def _run(spec: dict[str, Any]) -> dict[str, Any]:
-    from rserini.parity._java import PYSERINI_VERSION, boot
+def _build(job: dict[str, Any]) -> float:
+    """Builds ``job["build"]`` into ``job["index"]`` with ``IndexCollection`` in this JVM."""
+    from jnius import autoclass
 
-    boot(spec.get("max_heap", "2g"))
+    from rserini.parity.lucene_build import (
+        LuceneBuild,
+        input_ids,
+        merge_in_this_jvm,
+        write_inputs,
+    )
+
+    spec = LuceneBuild(**(job["build"] | {"fields": tuple(job["build"]["fields"])}))
+    with tempfile.TemporaryDirectory(prefix="lucene-input-") as inputs:
+        write_inputs(spec, Path(job["data_root"]), Path(inputs))
+        start = time.perf_counter()
+        args = [*spec.options(), "-input", inputs, "-index", job["index"]]
+        autoclass("io.anserini.index.IndexCollection").main(args)
+        if spec.compound:
+            ids = input_ids(Path(inputs))
+            merge_in_this_jvm(job["index"], ids[len(ids) - spec.drop :])
+        return time.perf_counter() - start
+
+
+def _json_mapper() -> Any:
+    """Jackson (in Anserini's jar) writing Anserini's hits as JSON, their Lucene documents
+    left out: one call per batch instead of two JNI calls per hit."""
+    from jnius import autoclass
+
+    mapper = autoclass("com.fasterxml.jackson.databind.ObjectMapper")()
+    document = autoclass("java.lang.Class").forName("org.apache.lucene.document.Document")
+    mapper.configOverride(document).setIsIgnoredType(autoclass("java.lang.Boolean")("true"))
+    return mapper
+
+
+def _search(searcher: Any, run: dict[str, Any], queries: list[list[str]]) -> dict[str, Any]:
+    """``run`` over ``queries``: ``{qid: [[docid, score], ...]}``, by the Java call of
+    Pyserini's ``LuceneSearcher.batch_search`` (``batch_search`` or
+    ``batch_search_fields`` of Anserini's searcher), the hits converted in one piece;
+    each score is the shortest decimal of Anserini's float."""
+    from jnius import autoclass
+
+    model = run["model"]
+    if model == "qld":
+        searcher.set_qld(float(run["mu"]))
+    else:
+        searcher.set_bm25(float(run["k1"]), float(run["b"]))
+    options = {key: run[key] for key in FEEDBACK.get(model, {})}
+    if model == "rm3":
+        searcher.set_rm3(**options)
+    elif model == "rocchio":
+        searcher.set_rocchio(**options)
+    try:
+        texts, qids = autoclass("java.util.ArrayList")(), autoclass("java.util.ArrayList")()
+        for qid, text in queries:
+            qids.add(qid)
+            texts.add(text)
+        k, threads = int(run["k"]), 2
+        if run.get("fields"):
+            boosts = autoclass("java.util.HashMap")()
+            for field, boost in run["fields"].items():
+                boosts.put(field, autoclass("java.lang.Float")(boost))
+            found = searcher.object.batch_search_fields(texts, qids, k, threads, boosts)
+        else:
+            found = searcher.object.batch_search(texts, qids, k, threads)
+        hits = json.loads(_json_mapper().writeValueAsString(found))
+        return {qid: [[h["docid"], h["score"]] for h in hits[qid]] for qid, _ in queries}
+    finally:
+        if model == "rm3":
+            searcher.unset_rm3()
+        elif model == "rocchio":
+            searcher.unset_rocchio()
+
+
+def _outputs(job: dict[str, Any]) -> dict[str, Any]:
     from pyserini.index.lucene import LuceneIndexReader
     from pyserini.search.lucene import LuceneSearcher
 
-    index = spec["index"]
+    from rserini.parity._java import PYSERINI_VERSION
+
+    index = job["index"]
     searcher = LuceneSearcher(index)
     reader = LuceneIndexReader(index)
-    runs = []
-    for run in spec["runs"]:
-        if run["model"] == "qld":
-            searcher.set_qld(float(run["mu"]))
-        else:
-            searcher.set_bm25(float(run["k1"]), float(run["b"]))
-        boosts = run.get("fields") or {}
-        hits: dict[str, list[list[Any]]] = {}
-        for qid, text in spec["queries"]:
-            found = searcher.search(text, int(run["k"]), fields=boosts)
-            hits[qid] = [[h.docid, float(h.score)] for h in found]
-        runs.append(dict(run) | {"hits": hits})
+    start = time.perf_counter()
+    runs = [dict(run) | {"hits": _search(searcher, run, job["queries"])} for run in job["runs"]]
+    search_seconds = time.perf_counter() - start
     docs: dict[str, Any] = {}
-    for docid in spec["docids"]:
+    for docid in job["docids"]:
         doc = searcher.doc(docid)
         if doc is None:
             docs[docid] = None
@@ -190,25 +326,33 @@ def _run(spec: dict[str, Any]) -> dict[str, Any]:
             "lucene_docid": int(reader.convert_collection_docid_to_internal_docid(docid)),
             "vector": vector,
         }
-    stats, order = _lucene_stats(index, spec["fields"])
+    stats, order = _lucene_stats(index, job["fields"])
     stats["pyserini"] = {k: int(v) for k, v in reader.stats().items()}
+    searcher.close()
     return {
         "pyserini_version": PYSERINI_VERSION,
         "stats": stats,
         "order": order,
         "docs": docs,
         "runs": runs,
+        "search_seconds": search_seconds,
     }
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -m rserini.parity.lucene_expected SPEC.json OUT.json``."""
-    if len(argv) != 2:
-        print("usage: python -m rserini.parity.lucene_expected SPEC.json OUT.json", file=sys.stderr)
+    """``python -m rserini.parity.lucene_expected SPEC.json``: each job of the spec's
+    ``jobs``, its outputs written to the job's ``out``."""
+    if len(argv) != 1:
+        print("usage: python -m rserini.parity.lucene_expected SPEC.json", file=sys.stderr)
         return 2
     spec = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    result = _run(spec)
-    Path(argv[1]).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+    from rserini.parity._java import boot
+
+    boot(spec.get("max_heap", "2g"))
+    for job in spec["jobs"]:
+        built = {"build_seconds": _build(job)} if job.get("build") else {}
+        result = _outputs(job) | built
+        Path(job["out"]).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Rebuilds the committed Lucene fixtures and Pyserini's expected outputs on them:
 
-    python tests/data/lucene/make_lucene_fixtures.py [--jars DIR]
+    python tests/data/lucene/make_lucene_fixtures.py [--jars DIR] [--only NAME...] [--record-only]
 
 Each fixture is built from ../shared/data/adi by the Anserini jar of a Pyserini release
 (run with ``java`` in a subprocess: see ``rserini.parity.lucene_build``), into
@@ -9,7 +9,10 @@ its outputs (BM25 at three (k1, b), QLD, multifield BM25, documents) go to
 ``expected/<name>.json.gz``: the documents must be the same on every version's copy of a
 build; what differs per copy (Lucene docids, segments, and the runs on a Lucene 8 index,
 which Anserini scores without rounding or its docid tie rule) goes under ``"indexes"``.
-``README.md`` is rewritten.
+Each build records the runs it needs (see ``BUILDS``), every score as the shortest decimal
+that reads back as the same float32 (Pyserini's scores are Java floats), so the files stay
+small. ``--record-only`` records Pyserini's outputs again on the committed folders without
+building (no old jar needed). ``README.md`` is rewritten.
 
 The jars of older releases are taken from ``--jars`` (default
 ``~/.cache/rserini/anserini-jars``), or fetched there with ``pip download --no-deps
@@ -30,9 +33,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rserini.parity._java import anserini_jar, find_java
-from rserini.parity.lucene_build import LuceneBuild, build, lucene_version
-from rserini.parity.lucene_expected import default_runs, pyserini_outputs
+from rserini.parity.lucene_build import LuceneBuild, anserini_command, build, lucene_version
+from rserini.parity.lucene_expected import default_runs, pyserini_outputs_many
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[2].parent / "shared" / "data"
@@ -44,15 +49,49 @@ RELEASES = {
     "0.19.0": ("anserini-0.16.1-fatjar.jar", "9.3.0"),
     "0.17.0": ("anserini-0.14.3-fatjar.jar", "8.11.0"),
 }
-BUILDS: list[tuple[LuceneBuild, tuple[str, ...]]] = [
-    (LuceneBuild(COLLECTION, store_raw=True), ("1.6.0", "0.19.0", "0.17.0")),
+BM25, BM25_K1B, BM25_EXTREME, QLD = default_runs()
+MULTIFIELD = default_runs(("title",))[-1]
+# Each build, the releases that write it, the runs recorded (all queries, k = 1000) and
+# what it proves beyond the others.
+BUILDS: list[tuple[LuceneBuild, tuple[str, ...], list[dict[str, Any]]]] = [
+    # One plain segment with -storeRaw; on Lucene 8, the precise version error.
+    (LuceneBuild(COLLECTION, store_raw=True), ("1.6.0", "0.17.0"), [BM25, BM25_K1B, QLD]),
+    # Positions and term vectors in the files (read past), two segments, Lucene 9.3; every
+    # BM25 setting and QLD on the late-2022 format.
+    (
+        LuceneBuild(
+            COLLECTION,
+            files=3,
+            threads=2,
+            store_raw=True,
+            store_positions=True,
+            store_docvectors=True,
+        ),
+        ("0.19.0",),
+        [BM25, BM25_K1B, BM25_EXTREME, QLD],
+    ),
+    # -fields title: multifield search, two segments.
     (
         LuceneBuild(COLLECTION, files=3, threads=2, fields=("title",), store_raw=True),
         ("1.6.0", "0.19.0"),
+        [BM25, MULTIFIELD],
     ),
-    (LuceneBuild(COLLECTION, files=3, threads=2, store_raw=True, replaced=5), ("1.6.0", "0.19.0")),
-    (LuceneBuild(COLLECTION, files=3, threads=2, compound=True, drop=3), ("1.6.0", "0.19.0")),
+    # Deleted documents in two segments (replaced under -uniqueDocid): statistics count them.
+    (
+        LuceneBuild(COLLECTION, files=3, threads=2, store_raw=True, replaced=5),
+        ("0.19.0",),
+        [BM25, QLD],
+    ),
+    # A compound-file segment with deletions, nothing stored.
+    (
+        LuceneBuild(COLLECTION, files=3, threads=2, compound=True, drop=3),
+        ("1.6.0", "0.19.0"),
+        [BM25, QLD],
+    ),
 ]
+LUCENE8_HITS = 10
+"""Hits kept of Pyserini's (unrounded) runs on the Lucene 8 copy: enough to show the
+difference, which rserini does not need (it reads no Lucene 8 index)."""
 # Documents recorded: the first five (replaced in the build with deletions), a middle and
 # the last one, and an id that is not there.
 DOCIDS = ["1", "2", "3", "4", "5", "41", "82", "no-such-doc"]
@@ -96,6 +135,30 @@ def first_difference(a: Any, b: Any, where: str = "") -> str:
     return f"{where}: {a!r:.200} != {b!r:.200}"
 
 
+def float32_text(score: float) -> float:
+    """The shortest decimal that reads back as the same float32 as ``score``."""
+    value = np.float32(score)
+    for digits in range(1, 10):
+        short = float(f"{float(value):.{digits}g}")
+        if np.float32(short) == value:
+            return short
+    return float(value)
+
+
+def compact(runs: list[dict[str, Any]], hits: int | None = None) -> list[dict[str, Any]]:
+    """``runs`` with their scores as :func:`float32_text`, each query's hits cut to ``hits``."""
+    return [
+        run
+        | {
+            "hits": {
+                qid: [[docid, float32_text(score)] for docid, score in found[:hits]]
+                for qid, found in run["hits"].items()
+            }
+        }
+        for run in runs
+    ]
+
+
 def queries() -> list[tuple[str, str]]:
     """The collection's queries as ``(qid, text)``."""
     lines = (DATA / COLLECTION / "queries.jsonl").read_text(encoding="utf-8").splitlines()
@@ -106,59 +169,81 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jars", type=Path, default=Path.home() / ".cache/rserini/anserini-jars")
     parser.add_argument("--only", nargs="*", help="rebuild only these builds (by name)")
+    parser.add_argument(
+        "--record-only", action="store_true", help="record Pyserini again, build nothing"
+    )
     args = parser.parse_args()
     java = find_java().java
     topics = queries()
     (HERE / "expected").mkdir(exist_ok=True)
-    for spec, releases in BUILDS:
-        if args.only and spec.name not in args.only:
-            continue
+    chosen = [b for b in BUILDS if not args.only or b[0].name in args.only]
+    commands: dict[tuple[str, str], dict[str, Any]] = {}
+    jobs = []
+    with tempfile.TemporaryDirectory(prefix="lucene-fixtures-") as tmp:
+        for spec, releases, runs in chosen:
+            for release in releases:
+                jar_name, version = RELEASES[release]
+                target = HERE / version / spec.name
+                if args.record_only:
+                    command = anserini_command(spec, java, Path(jar_name), Path("<input>"), target)
+                    merge = []
+                    if spec.compound:
+                        merge = ["python", "-c", MERGE, str(target), *last_ids(spec)]
+                else:
+                    jar = release_jar(release, args.jars)
+                    if lucene_version(jar) != version:
+                        raise SystemExit(f"{jar.name} bundles Lucene {lucene_version(jar)}")
+                    if target.exists():
+                        shutil.rmtree(target)
+                    target.parent.mkdir(exist_ok=True)
+                    result = build(spec, DATA, target, java=java, jar=jar)
+                    command, merge = result.command, result.merge_command
+                commands[spec.name, version] = {
+                    "pyserini_release": release,
+                    "jar": jar_name,
+                    "command": printed_command(command, merge, f"{version}/{spec.name}"),
+                }
+                if args.record_only:  # the command that built it, as recorded then
+                    commands[spec.name, version] |= recorded(spec.name, version, "command")
+                wanted = [BM25 | {"k": LUCENE8_HITS}] if version.startswith("8.") else runs
+                jobs.append({
+                    "index": str(target),
+                    "out": f"{tmp}/{version}-{spec.name}.json",
+                    "queries": [list(q) for q in topics],
+                    "runs": wanted,
+                    "docids": DOCIDS,
+                    "fields": ["contents", *spec.fields],
+                })  # fmt: skip
+        pyserini_outputs_many(jobs)
+        outputs = {Path(job["out"]).stem: json.loads(Path(job["out"]).read_text()) for job in jobs}
+    for spec, releases, _ in chosen:
         shared: dict[str, Any] | None = None
         indexes: dict[str, Any] = {}
         for release in releases:
-            jar = release_jar(release, args.jars)
-            version = lucene_version(jar)
-            if version != RELEASES[release][1]:
-                raise SystemExit(f"{jar.name} bundles Lucene {version}, not {RELEASES[release][1]}")
+            version = RELEASES[release][1]
+            out = outputs[f"{version}-{spec.name}"]
             target = HERE / version / spec.name
-            if target.exists():
-                shutil.rmtree(target)
-            target.parent.mkdir(exist_ok=True)
-            result = build(spec, DATA, target, java=java, jar=jar)
-            fields = ("contents", *spec.fields)
-            out = pyserini_outputs(target, topics, default_runs(spec.fields), DOCIDS, fields=fields)
             lucene_docids = {d: v["lucene_docid"] for d, v in out["docs"].items() if v}
             for doc in out["docs"].values():
                 if doc:
                     del doc["lucene_docid"]
+            runs = compact(out["runs"])
             if shared is None:
-                shared = {"runs": out["runs"], "docs": out["docs"]}
-            elif out["docs"] != shared["docs"]:
+                shared = {"runs": runs, "docs": out["docs"]}
+            if out["docs"] != shared["docs"]:
                 difference = first_difference(shared["docs"], out["docs"])
                 raise SystemExit(f"{spec.name}: Pyserini's documents differ: {difference}")
-            command = [
-                "<input>" if part.startswith(tempfile.gettempdir()) else part
-                for part in result.command
-            ]
-            command = [Path(c).name if c.endswith((".jar", "/java")) else c for c in command]
-            command[-1] = f"{version}/{spec.name}"
-            if result.merge_command:
-                merge = [*result.merge_command[:3], f"{version}/{spec.name}"]
-                command += ["&&", *merge, *result.merge_command[4:]]
-            indexes[version] = {
-                "pyserini_release": release,
-                "jar": jar.name,
-                "command": shlex.join(command).replace("'&&'", "&&"),
-                "segments": result.segments,
-                "deletions": result.deletions,
+            indexes[version] = commands[spec.name, version] | {
+                "segments": sum(1 for p in target.iterdir() if p.suffix == ".si"),
+                "deletions": any(p.suffix == ".liv" for p in target.iterdir()),
                 "stats": out["stats"],
                 "order": out["order"],
                 "lucene_docids": lucene_docids,
             }
-            if out["runs"] != shared["runs"]:
+            if runs != shared["runs"]:
                 # Anserini searches Lucene 8 indexes without its tie rule and score rounding.
-                indexes[version]["runs"] = out["runs"]
-            print(f"{version}/{spec.name}: {result.segments} segments", flush=True)
+                indexes[version]["runs"] = runs
+            print(f"{version}/{spec.name}: {indexes[version]['segments']} segments", flush=True)
         assert shared is not None
         expected = {
             "build": {k: v for k, v in spec.__dict__.items()},
@@ -175,10 +260,39 @@ def main() -> int:
     return 0
 
 
+MERGE = "<IndexWriter.forceMerge(1), compound files>"
+
+
+def recorded(name: str, version: str, key: str) -> dict[str, Any]:
+    """``{key: value}`` of the version's entry in the committed expected file, if any."""
+    path = HERE / "expected" / f"{name}.json.gz"
+    if not path.is_file():
+        return {}
+    index = json.loads(gzip.decompress(path.read_bytes()))["indexes"].get(version, {})
+    return {key: index[key]} if key in index else {}
+
+
+def last_ids(spec: LuceneBuild) -> list[str]:
+    """The ids a compound build deletes: the last ``drop`` of the corpus."""
+    lines = (DATA / COLLECTION / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    ids = [str(json.loads(line)["_id"]) for line in lines if line.strip()]
+    return ids[len(ids) - spec.drop :]
+
+
+def printed_command(command: list[str], merge: list[str], target: str) -> str:
+    """The build command as the README prints it: input folder, jar and java by name."""
+    parts = ["<input>" if p.startswith(tempfile.gettempdir()) else p for p in command]
+    parts = [Path(p).name if p.endswith((".jar", "/java")) else p for p in parts]
+    parts[-1] = target
+    if merge:
+        parts += ["&&", *merge[:3], target, *merge[4:]]
+    return shlex.join(parts).replace("'&&'", "&&")
+
+
 def write_readme() -> None:
     """The README's table of folders and their commands, from the expected files."""
     rows = []
-    for spec, _ in BUILDS:
+    for spec, _, _ in BUILDS:
         expected = json.loads(
             gzip.decompress((HERE / "expected" / f"{spec.name}.json.gz").read_bytes())
         )

@@ -5,7 +5,7 @@ use crate::search::{Model, Request};
 
 #[test]
 fn converts_with_exact_lengths_matching_lucene_norms() {
-    let lucene = LuceneIndex::open(&fixture("9.9.1-adi-1seg")).unwrap();
+    let lucene = LuceneIndex::open(&fixture("9.9.1/adi-1seg-raw")).unwrap();
     let (index, report) = convert(&lucene, CONTENTS_FIELD).unwrap();
     assert_eq!(report.norm_mismatches, 0);
     assert_eq!(index.len(), 82);
@@ -22,7 +22,7 @@ fn converts_with_exact_lengths_matching_lucene_norms() {
 
 #[test]
 fn keeps_deletions_and_raw_documents() {
-    let lucene = LuceneIndex::open(&fixture("9.9.1-adi-1seg-raw-del5")).unwrap();
+    let lucene = LuceneIndex::open(&fixture("9.3.0/adi-3files-2threads-raw-del5")).unwrap();
     let (index, _) = convert(&lucene, CONTENTS_FIELD).unwrap();
     assert_eq!(index.stats().num_docs, 82);
     assert_eq!(index.stats().num_deleted, 5);
@@ -34,7 +34,7 @@ fn keeps_deletions_and_raw_documents() {
 #[test]
 fn converts_every_segment_of_an_older_index() {
     let (index, report) = convert(
-        &LuceneIndex::open(&fixture("9.3.0-adi-3files-2threads-raw-pos-dv")).unwrap(),
+        &LuceneIndex::open(&fixture("9.3.0/adi-3files-2threads-raw-pos-dv")).unwrap(),
         CONTENTS_FIELD,
     )
     .unwrap();
@@ -76,8 +76,8 @@ fn names_the_damage(result: &Result<Index>, name: &str) -> bool {
 
 const DAMAGED: [&str; 3] = [
     "9.9.1/adi-3files-2threads-fields-title-raw",
-    "9.9.1/adi-3files-2threads-raw-del5",
-    "9.3.0/adi-3files-2threads-cfs-drop3",
+    "9.3.0/adi-3files-2threads-raw-del5",
+    "9.9.1/adi-3files-2threads-cfs-drop3",
 ];
 
 proptest::proptest! {

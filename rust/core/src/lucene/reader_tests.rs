@@ -24,7 +24,7 @@ fn open_all(path: &Path) -> Result<(LuceneIndex, Vec<Vec<StoredDocument>>)> {
 
 #[test]
 fn opens_a_lucene_9_9_index() {
-    let (index, docs) = open_all(&fixture("9.9.1-adi-1seg")).unwrap();
+    let (index, docs) = open_all(&fixture("9.9.1/adi-1seg-raw")).unwrap();
     assert_eq!(index.commit.lucene_version, segment_infos::Version(9, 9, 1));
     assert_eq!(index.segments.len(), 1);
     assert_eq!((index.max_doc(), index.num_docs()), (82, 82));
@@ -33,11 +33,12 @@ fn opens_a_lucene_9_9_index() {
     let ids: Vec<&str> = docs[0].iter().map(|d| d.docid.as_str()).collect();
     assert_eq!(ids[0], "1");
     assert_eq!(ids.len(), 82);
-    assert!(
-        docs[0]
-            .iter()
-            .all(|d| d.raw.is_none() && d.contents.is_none())
-    );
+    // -storeRaw without -storeContents: Anserini's JSON, no contents field.
+    for d in &docs[0] {
+        assert!(d.contents.is_none());
+        let json: serde_json::Value = serde_json::from_str(d.raw.as_deref().unwrap()).unwrap();
+        assert_eq!(json["id"].as_str(), Some(d.docid.as_str()));
+    }
     let norms = segment.norms(CONTENTS_FIELD).unwrap();
     assert!(norms.present.iter().all(|&p| p));
     assert!(norms.values.iter().all(|&n| n > 0));
@@ -45,20 +46,57 @@ fn opens_a_lucene_9_9_index() {
 }
 
 #[test]
+fn reads_nothing_stored_from_a_compound_segment() {
+    let (index, docs) = open_all(&fixture("9.9.1/adi-3files-2threads-cfs-drop3")).unwrap();
+    assert_eq!(index.segments.len(), 1);
+    assert_eq!((index.max_doc(), index.num_docs()), (82, 79));
+    assert!(
+        docs[0]
+            .iter()
+            .all(|d| d.raw.is_none() && d.contents.is_none())
+    );
+}
+
+#[test]
 fn reads_deletions_and_raw_documents() {
-    let (index, docs) = open_all(&fixture("9.9.1-adi-1seg-raw-del5")).unwrap();
+    let (index, docs) = open_all(&fixture("9.3.0/adi-3files-2threads-raw-del5")).unwrap();
     assert_eq!((index.max_doc(), index.num_docs()), (87, 82));
-    assert_eq!(index.segments[0].deleted, vec![0, 1, 2, 3, 4]);
-    for d in &docs[0] {
-        let raw = d.raw.as_deref().unwrap();
-        let json: serde_json::Value = serde_json::from_str(raw).unwrap();
-        assert_eq!(json["id"].as_str(), Some(d.docid.as_str()));
+    // The first copies of documents 1 to 5 were replaced under -uniqueDocid:
+    // they are the deleted ones, and their live copies are the cut texts.
+    let mut deleted = std::collections::BTreeMap::new();
+    let mut live = std::collections::BTreeMap::new();
+    for (segment, docs) in index.segments.iter().zip(&docs) {
+        for (n, d) in docs.iter().enumerate() {
+            let raw = d.raw.as_deref().unwrap();
+            let json: serde_json::Value = serde_json::from_str(raw).unwrap();
+            assert_eq!(json["id"].as_str(), Some(d.docid.as_str()));
+            let contents = json["contents"].as_str().unwrap().to_string();
+            if segment.deleted.contains(&(n as u32)) {
+                deleted.insert(d.docid.clone(), contents);
+            } else {
+                live.insert(d.docid.clone(), contents);
+            }
+        }
+    }
+    assert_eq!(
+        deleted.keys().collect::<Vec<_>>(),
+        ["1", "2", "3", "4", "5"]
+    );
+    assert_eq!(live.len(), 82);
+    for (docid, original) in &deleted {
+        let words: Vec<&str> = original.split_whitespace().collect();
+        let cut: Vec<&str> = words[..(words.len() / 2).max(1)]
+            .iter()
+            .rev()
+            .copied()
+            .collect();
+        assert_eq!(live[docid], cut.join(" "));
     }
 }
 
 #[test]
 fn opens_a_lucene_9_3_index_of_two_segments() {
-    let (index, docs) = open_all(&fixture("9.3.0-adi-3files-2threads-raw-pos-dv")).unwrap();
+    let (index, docs) = open_all(&fixture("9.3.0/adi-3files-2threads-raw-pos-dv")).unwrap();
     assert_eq!(index.segments.len(), 2);
     assert!(index.segments.iter().all(|s| s.commit.codec == "Lucene92"));
     assert_eq!(index.num_docs(), 82);
@@ -106,7 +144,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn a_flipped_bit_or_a_truncation_is_an_error(file in any::<usize>(), at in any::<usize>(), truncate in any::<bool>()) {
-        let (tmp, names) = copy_fixture("9.9.1-adi-1seg-raw-del5");
+        let (tmp, names) = copy_fixture("9.3.0/adi-3files-2threads-raw-del5");
         let name = &names[file % names.len()];
         let path = tmp.path().join(name);
         let mut bytes = std::fs::read(&path).unwrap();
