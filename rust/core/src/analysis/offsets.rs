@@ -13,7 +13,7 @@ use super::{Analyzer, Tokenizer, filters, word};
 impl Analyzer {
     /// Calls `emit` with each term of `text`, in the order of
     /// [`Analyzer::analyze_with`], and the byte range of `text` it comes
-    /// from. Starts never decrease; a range is never empty.
+    /// from. Starts never decrease.
     pub fn analyze_spans_with(&self, text: &str, emit: &mut dyn FnMut(&str, Range<usize>)) {
         let base = text.as_ptr() as usize;
         let span = |part: &str| {

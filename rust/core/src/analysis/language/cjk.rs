@@ -136,11 +136,12 @@ pub fn tokenize_spans(text: &str, emit: &mut dyn FnMut(&str, Range<usize>)) {
 /// every code point the whole token.
 struct CharSpans<'a> {
     /// The token's characters still to walk, when spans are per code point.
-    token: Option<std::str::CharIndices<'a>>,
+    token: Option<std::str::Chars<'a>>,
     /// The token's start in the text, and its length in bytes.
     start: usize,
     len: usize,
-    /// UTF-16 units of the term passed, and of the token passed.
+    /// UTF-16 units of the term passed, of the token passed, and bytes of
+    /// the token passed.
     term_units: usize,
     token_units: usize,
     token_at: usize,
@@ -150,7 +151,7 @@ impl<'a> CharSpans<'a> {
     fn new(token: &'a str, term: &str, start: usize) -> Self {
         let same = term == token || term.encode_utf16().count() == token.encode_utf16().count();
         CharSpans {
-            token: same.then(|| token.char_indices()),
+            token: same.then(|| token.chars()),
             start,
             len: token.len(),
             term_units: 0,
@@ -169,7 +170,7 @@ impl<'a> CharSpans<'a> {
         // Walk the token to the same UTF-16 position.
         while self.token_units < self.term_units {
             match chars.next() {
-                Some((_, t)) => {
+                Some(t) => {
                     self.token_units += t.len_utf16();
                     self.token_at += t.len_utf8();
                 }
