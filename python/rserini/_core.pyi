@@ -75,6 +75,13 @@ class Analyzer:
     ) -> Analyzer: ...
     def analyze(self, text: str) -> list[str]:
         """The terms of ``text``, in order."""
+    def analyze_with_offsets(self, text: str) -> list[tuple[str, int, int]]:
+        """The terms of ``text`` with where each comes from: ``(term, start, end)``
+        with ``text[start:end]`` its source (``str`` indices; Lucene's
+        ``OffsetAttribute`` counts UTF-16 units instead, the same for text
+        within the Basic Multilingual Plane). A stemmed or normalized term
+        spans its whole token, a CJK bigram both characters; the terms are
+        :meth:`analyze`'s."""
     def analyze_batch(self, texts: Sequence[str]) -> list[list[str]]:
         """The terms of each text, computed in parallel without the GIL."""
     @property

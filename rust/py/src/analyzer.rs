@@ -127,6 +127,29 @@ impl PyAnalyzer {
         self.inner.analyze(text)
     }
 
+    /// The terms of ``text`` with where each comes from: ``(term, start, end)``
+    /// with ``text[start:end]`` its source (``str`` indices; Lucene's
+    /// ``OffsetAttribute`` counts UTF-16 units instead, the same for text
+    /// within the Basic Multilingual Plane). A stemmed or normalized term
+    /// spans its whole token, a CJK bigram both characters; the terms are
+    /// :meth:`analyze`'s.
+    fn analyze_with_offsets(&self, text: &str) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        // Byte offsets to `str` indices: starts never decrease, so one
+        // cursor walks the text once (from the start again if one did).
+        let (mut byte, mut index) = (0, 0);
+        self.inner.analyze_spans_with(text, &mut |term, range| {
+            if range.start < byte {
+                (byte, index) = (0, 0);
+            }
+            index += text[byte..range.start].chars().count();
+            byte = range.start;
+            let end = index + text[range].chars().count();
+            out.push((term.to_owned(), index, end));
+        });
+        out
+    }
+
     /// The terms of each text, computed in parallel without the GIL.
     fn analyze_batch(&self, py: Python<'_>, texts: Vec<String>) -> CoreResult<Vec<Vec<String>>> {
         use rayon::prelude::*;

@@ -18,6 +18,7 @@ pub mod choice;
 pub mod code;
 pub mod filters;
 pub mod language;
+pub mod offsets;
 pub mod porter;
 pub mod standard;
 pub mod word;
@@ -410,7 +411,7 @@ impl Analyzer {
             token
         };
         if self.config.code_subtokens {
-            self.emit_code_token(token, emit);
+            self.emit_code_token(token, &mut |term, _| emit(term));
         } else if self.config.lowercase && self.config.tokenizer != Tokenizer::Word {
             self.finish(&filters::lucene_lowercase(token), emit);
         } else {
@@ -419,7 +420,9 @@ impl Analyzer {
         }
     }
 
-    fn emit_code_token(&self, raw: &str, emit: &mut dyn FnMut(&str)) {
+    /// The terms of a token of the `code` analyzer: the whole token, then
+    /// its identifier parts; each with the part of `raw` it comes from.
+    fn emit_code_token<'t>(&self, raw: &'t str, emit: &mut dyn FnMut(&str, &'t str)) {
         let lower = |s| {
             if self.config.lowercase {
                 filters::python_lowercase(s)
@@ -428,13 +431,13 @@ impl Analyzer {
             }
         };
         let whole = lower(raw);
-        self.finish(&whole, emit);
+        self.finish(&whole, &mut |term| emit(term, raw));
         let mut parts = Vec::new();
         if code::split_parts(raw, &mut |p| parts.push(p)) >= 2 {
             for part in parts {
-                let part = lower(part);
-                if part != whole {
-                    self.finish(&part, emit);
+                let lowered = lower(part);
+                if lowered != whole {
+                    self.finish(&lowered, &mut |term| emit(term, part));
                 }
             }
         }

@@ -6,6 +6,8 @@
 //! between them) form one run, cut into overlapping bigrams; a run of one
 //! character stays a unigram. Other tokens pass through.
 
+use std::ops::Range;
+
 use crate::analysis::filters::lucene_lowercase;
 use crate::analysis::standard::{self, cjk_type};
 
@@ -65,28 +67,47 @@ pub fn fold_width(token: &str) -> String {
 
 /// Calls `emit` with each term of `text` before the stopword filter.
 pub fn tokenize(text: &str, emit: &mut dyn FnMut(&str)) {
+    tokenize_spans(text, &mut |term, _| emit(term));
+}
+
+/// One character of a run of CJK tokens, with the byte span of `text` it
+/// is given (`CJKBigramFilter`'s per-code-point offsets).
+#[derive(Clone, Copy)]
+struct RunChar {
+    c: char,
+    start: usize,
+    end: usize,
+}
+
+/// [`tokenize`], with the byte range of `text` each term comes from: a
+/// bigram spans both characters, any other term its token.
+pub fn tokenize_spans(text: &str, emit: &mut dyn FnMut(&str, Range<usize>)) {
     // The current run of touching CJK tokens: its characters (after width
     // folding and lowercasing), where it ends in `text`, and whether a
     // bigram has come out of it.
-    let mut run: Vec<char> = Vec::new();
+    let mut run: Vec<RunChar> = Vec::new();
     let mut run_end = 0;
     let mut emitted_bigram = false;
-    let flush_lone = |run: &[char], emitted_bigram: bool, emit: &mut dyn FnMut(&str)| {
-        if run.len() == 1 && !emitted_bigram {
-            let mut buf = [0u8; 4];
-            emit(run[0].encode_utf8(&mut buf));
-        }
-    };
+    let flush_lone =
+        |run: &[RunChar], emitted_bigram: bool, emit: &mut dyn FnMut(&str, Range<usize>)| {
+            if let [lone] = run
+                && !emitted_bigram
+            {
+                let mut buf = [0u8; 4];
+                emit(lone.c.encode_utf8(&mut buf), lone.start..lone.end);
+            }
+        };
     let base = text.as_ptr() as usize;
     standard::tokenize(text, &mut |token| {
         let start = token.as_ptr() as usize - base;
+        let end = start + token.len();
         let term = fold_width(token);
         let term = lucene_lowercase(&term);
         if cjk_type(token).is_none() {
             flush_lone(&run, emitted_bigram, emit);
             run.clear();
             emitted_bigram = false;
-            emit(&term);
+            emit(&term, start..end);
             return;
         }
         if start != run_end {
@@ -94,17 +115,70 @@ pub fn tokenize(text: &str, emit: &mut dyn FnMut(&str)) {
             run.clear();
             emitted_bigram = false;
         }
-        run_end = start + token.len();
+        run_end = end;
+        let mut spans = CharSpans::new(token, &term, start);
         for c in term.chars() {
-            run.push(c);
+            let (start, end) = spans.next(c);
+            run.push(RunChar { c, start, end });
             if let [.., a, b] = run[..] {
-                let bigram: String = [a, b].into_iter().collect();
-                emit(&bigram);
+                let bigram: String = [a.c, b.c].into_iter().collect();
+                emit(&bigram, a.start..b.end);
                 emitted_bigram = true;
             }
         }
     });
     flush_lone(&run, emitted_bigram, emit);
+}
+
+/// The span of each character of a CJK token's term, as `CJKBigramFilter`
+/// gives it: when the term has as many UTF-16 units as the token, each code
+/// point its own units in turn; else (width folding merged a voiced mark)
+/// every code point the whole token.
+struct CharSpans<'a> {
+    /// The token's characters still to walk, when spans are per code point.
+    token: Option<std::str::Chars<'a>>,
+    /// The token's start in the text, and its length in bytes.
+    start: usize,
+    len: usize,
+    /// UTF-16 units of the term passed, of the token passed, and bytes of
+    /// the token passed.
+    term_units: usize,
+    token_units: usize,
+    token_at: usize,
+}
+
+impl<'a> CharSpans<'a> {
+    fn new(token: &'a str, term: &str, start: usize) -> Self {
+        let same = term == token || term.encode_utf16().count() == token.encode_utf16().count();
+        CharSpans {
+            token: same.then(|| token.chars()),
+            start,
+            len: token.len(),
+            term_units: 0,
+            token_units: 0,
+            token_at: 0,
+        }
+    }
+
+    /// The byte span of the term's next character `c`.
+    fn next(&mut self, c: char) -> (usize, usize) {
+        let Some(chars) = &mut self.token else {
+            return (self.start, self.start + self.len);
+        };
+        let from = self.token_at;
+        self.term_units += c.len_utf16();
+        // Walk the token to the same UTF-16 position.
+        while self.token_units < self.term_units {
+            match chars.next() {
+                Some(t) => {
+                    self.token_units += t.len_utf16();
+                    self.token_at += t.len_utf8();
+                }
+                None => break,
+            }
+        }
+        (self.start + from, self.start + self.token_at)
+    }
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ pub mod turkish;
 pub mod utf16;
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 pub use codes::{Language, unsupported};
 
@@ -97,6 +98,21 @@ impl Chain {
         match self.language {
             Language::Zh | Language::Ko => cjk::tokenize(text, on_token),
             _ => standard::tokenize(text, on_token),
+        }
+    }
+
+    /// [`Chain::tokenize`], with the byte range of `text` each token comes
+    /// from (a CJK bigram spans both characters).
+    pub fn tokenize_spans(&self, text: &str, on_token: &mut dyn FnMut(&str, Range<usize>)) {
+        match self.language {
+            Language::Zh | Language::Ko => cjk::tokenize_spans(text, on_token),
+            _ => {
+                let base = text.as_ptr() as usize;
+                standard::tokenize(text, &mut |token| {
+                    let start = token.as_ptr() as usize - base;
+                    on_token(token, start..start + token.len())
+                })
+            }
         }
     }
 
