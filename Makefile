@@ -15,6 +15,9 @@ PROFILE ?= quick
 # installed into .venv with the wheel by `make install` (and so `make run`).
 RUN_EXTRAS ?= eval,plot
 TEST_EXTRAS := test,parity,ray
+# pytest's worker processes (pytest-xdist): one per core, at most 4, each test file on
+# one worker so its module fixtures are made once. PYTEST_WORKERS=0 runs in-process.
+PYTEST_WORKERS ?= auto
 STAGE := @printf '== %s\n'
 
 .DEFAULT_GOAL := help
@@ -90,8 +93,8 @@ test-venv: wheel $(TEST_VENV)/.ready ## .venv-test: the wheel with its test, par
 test-python: test-venv ## the pytest suite against the installed wheel (with Pyserini for parity)
 	$(STAGE) "parity: Pyserini into $(TEST_VENV) without its neural stack (downloads it and its BM25 dependencies, once), then a check that it starts"
 	$(TEST_VENV)/bin/python -m rserini.parity --install
-	$(STAGE) "test-python: pytest against the installed wheel (~9 min; the collection tests need ../shared/data or RSERINI_DATA)"
-	$(TEST_VENV)/bin/python -m pytest
+	$(STAGE) "test-python: pytest against the installed wheel, one worker per core (the collection tests need ../shared/data or RSERINI_DATA)"
+	$(TEST_VENV)/bin/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 bench: test-venv ## the pytest-benchmark suite in benches/ against the installed wheel
 	$(STAGE) "bench: the pytest-benchmark suite (downloads the peer engines of the bench extra, once)"
