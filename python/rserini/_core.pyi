@@ -844,6 +844,36 @@ class Index:
         term of ``query``, in first-occurrence order; df counts live documents. With
         ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
         index's BM25 statistics."""
+    def best_passages(
+        self,
+        query: str,
+        units: Sequence[str],
+        window: int,
+        k: int = 1,
+        *,
+        scoring: Bm25 | None = None,
+    ) -> list[tuple[int, int, float]]:
+        """The ``k`` best windows of ``window`` consecutive ``units`` (lines, runs of
+        words; at least 1, at most all of them) that do not overlap, best first, as
+        ``(start, end, score)``: units ``start`` to ``end - 1`` (0-based) and a score
+        above 0; ``[]`` when the query has no term or no window holds one.
+
+        Each window is scored as a document of the collection of the text's windows:
+        BM25 with the ``(k1 + 1)`` factor, ``qtf · idf · tf · (k1 + 1) / (tf + k1 · (1 -
+        b + b · len / avglen))`` summed over the query's distinct terms, with idf the
+        variant's over this index's live documents and document frequencies, ``len``
+        the window's token count and ``avglen`` the mean window length (at least 1),
+        in float64. ``scoring`` gives ``k1``, ``b`` and the idf's variant (its length
+        mode and delta do not apply); by default ``k1=1.2``, ``b=0.75``, the usual
+        passage setting, with Lucene's idf. Ties go to the earlier window. The units
+        are analyzed with the index's analyzer, in parallel when there are many.
+
+        Raises
+        ------
+        TypeError
+            If ``units`` is a single str or holds something else.
+        QueryError
+            For a query past the query limits."""
     def collection_stats(self) -> GlobalStats:
         """The index's collection statistics as a :class:`GlobalStats` without dfs:
         live documents, those with at least one term, and their total length."""
