@@ -220,7 +220,7 @@ mod tests {
             ("c", "reactor cores"),
         ];
         let docs = docs.map(|(d, t)| (d.to_owned(), t.to_owned())).to_vec();
-        Index::build(AnalyzerConfig::preset("english").unwrap(), docs).unwrap()
+        Index::build(AnalyzerConfig::preset("lucene-english").unwrap(), docs).unwrap()
     }
 
     fn lines(text: &str) -> Vec<String> {
