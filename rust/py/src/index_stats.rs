@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList};
 use rserini_core::analysis::AnalyzerConfig;
 use rserini_core::index::IndexStats;
 use rserini_core::scoring::LengthMode;
@@ -65,6 +65,11 @@ impl PyIndexStats {
             "analyzer" => Ok(Some(config_dict(py, &self.analyzer)?.into_any())),
             _ => Ok(None),
         }
+    }
+
+    /// The value of one of [`KEYS`].
+    fn known<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.item(py, key)?.expect("a key of KEYS"))
     }
 }
 
@@ -157,7 +162,7 @@ impl PyIndexStats {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for key in KEYS {
-            d.set_item(key, self.item(py, key)?)?;
+            d.set_item(key, self.known(py, key)?)?;
         }
         Ok(d)
     }
@@ -168,30 +173,13 @@ impl PyIndexStats {
     }
 
     /// The values, in :meth:`keys` order.
-    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(
-            py,
-            KEYS.map(|k| self.item(py, k))
-                .into_iter()
-                .collect::<PyResult<Vec<_>>>()?,
-        )
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        KEYS.iter().map(|k| self.known(py, k)).collect()
     }
 
     /// ``(key, value)`` pairs, in :meth:`keys` order.
-    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let pairs = KEYS
-            .map(|k| {
-                Ok(PyTuple::new(
-                    py,
-                    [
-                        k.into_pyobject(py)?.into_any(),
-                        self.item(py, k)?.into_pyobject(py)?.into_any(),
-                    ],
-                )?)
-            })
-            .into_iter()
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, pairs)
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        KEYS.iter().map(|&k| Ok((k, self.known(py, k)?))).collect()
     }
 
     /// The value of ``key``, or ``default`` when there is no such key.
