@@ -75,7 +75,7 @@ def core_best(index, query, units, window, k, scoring=None):
 texts = st.lists(st.sampled_from(VOCAB), max_size=8).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     query=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=16).map(" ".join),
     units=st.lists(texts, min_size=1, max_size=24),

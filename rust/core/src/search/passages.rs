@@ -10,7 +10,7 @@
 //! `avglen` the mean window length of the text (at least 1). Everything is
 //! float64, in this order of operations; the terms of a window are added in
 //! query order, and those of a text that is one window in numpy's pairwise
-//! order ([`numpy_sum`]), so that scores are the ones these tools have always
+//! order (`numpy_sum`), so that scores are the ones these tools have always
 //! printed. Only windows with a positive score count; ties go to the earlier
 //! window.
 
