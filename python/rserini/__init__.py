@@ -7,6 +7,8 @@
 ['d1']
 """
 
+from collections.abc import Mapping
+
 from rserini._core import (
     ALGORITHMS,
     ANALYZER_PRESETS,
@@ -28,6 +30,7 @@ from rserini._core import (
     GlobalStats,
     Hit,
     Index,
+    IndexStats,
     Rm3,
     Rocchio,
     TermExplanation,
@@ -54,6 +57,9 @@ from rserini.exceptions import (
 )
 from rserini.retrieval.document import Document, SearchHit
 from rserini.retrieval.retrievers import LexicalRetriever
+
+# Index.stats() reads as a mapping too (keys, items, get, ...): say so to isinstance.
+Mapping.register(IndexStats)
 
 __all__ = [
     "ALGORITHMS",
@@ -82,6 +88,7 @@ __all__ = [
     "Index",
     "IndexCorruptedError",
     "IndexLockedError",
+    "IndexStats",
     "IndexVersionError",
     "LexicalRetriever",
     "ParseError",

@@ -1,6 +1,6 @@
 """Type stubs of the compiled ``rserini._core`` extension module."""
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, TypedDict, final, overload
@@ -274,6 +274,74 @@ class Rocchio:
         self,
     ) -> tuple[type[Rocchio], tuple[int, int, int, int, float, float, float, bool]]:
         """Pickle rebuilds the value from its constructor's arguments."""
+
+@final
+class IndexStats:
+    """An index's statistics (:meth:`Index.stats`): counts of live documents, terms
+    and postings, sizes, the mean lengths and the analyzer. Frozen and typed; also a
+    read-only mapping with the same keys (``stats["num_docs"]``, ``keys()``,
+    ``items()``, ``get()``, ``dict(stats)``), and :meth:`to_dict` gives a plain dict.
+    Equal to another :class:`IndexStats` or a mapping with the same items."""
+
+    @property
+    def num_docs(self) -> int:
+        """Live documents, empty ones included."""
+    @property
+    def num_nonempty_docs(self) -> int:
+        """Live documents with at least one indexed term (Lucene's ``docCount``)."""
+    @property
+    def num_terms(self) -> int:
+        """Distinct terms over all segments (a deleted document's terms may count until
+        its segment merges)."""
+    @property
+    def num_postings(self) -> int:
+        """``(term, document)`` pairs stored, deleted documents included."""
+    @property
+    def total_terms(self) -> int:
+        """The sum of the live documents' lengths."""
+    @property
+    def avgdl(self) -> float:
+        """The mean length over every live document (``total_terms / num_docs``), 0 for
+        an empty index."""
+    @property
+    def avgdl_lucene(self) -> float:
+        """The mean length BM25 scores with under ``length="lucene"`` (the default):
+        over the documents with at least one indexed term, as Lucene's ``docCount``;
+        1 for an index without terms."""
+    @property
+    def avgdl_exact(self) -> float:
+        """The mean length BM25 scores with under ``length="exact"``: over every live
+        document, as :attr:`avgdl`, but 1 for an empty index."""
+    @property
+    def postings_bytes(self) -> int:
+        """Bytes of compressed postings."""
+    @property
+    def store_bytes(self) -> int:
+        """Bytes of the compressed document store (0 without one)."""
+    @property
+    def num_segments(self) -> int:
+        """Segments."""
+    @property
+    def num_deleted(self) -> int:
+        """Deleted documents not yet merged away."""
+    @property
+    def analyzer(self) -> dict[str, Any]:
+        """The analyzer's configuration (:attr:`Analyzer.config`)."""
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as a plain dict, keys in :meth:`keys` order."""
+    def keys(self) -> list[str]:
+        """The keys: the names of the properties."""
+    def values(self) -> list[Any]:
+        """The values, in :meth:`keys` order."""
+    def items(self) -> list[tuple[str, Any]]:
+        """``(key, value)`` pairs, in :meth:`keys` order."""
+    def get(self, key: object, default: Any = None) -> Any:
+        """The value of ``key``, or ``default`` when there is no such key."""
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 @final
 class GlobalStats:
@@ -649,9 +717,9 @@ class Index:
     @property
     def analyzer(self) -> Analyzer:
         """The analyzer of documents and queries."""
-    def stats(self) -> dict[str, object]:
-        """Counts (live documents, terms, postings, total terms, avgdl, segments,
-        deleted documents), sizes (postings and store bytes) and the analyzer.
+    def stats(self) -> IndexStats:
+        """The index's counts, sizes, mean lengths and analyzer, as an
+        :class:`IndexStats` (also a mapping with the keys of its properties).
         ``avgdl_lucene`` and ``avgdl_exact`` are the mean lengths BM25 scores with
         under ``length="lucene"`` (the default: documents with at least one indexed
         term, as Lucene's ``docCount``) and ``length="exact"`` (every document); they
@@ -854,6 +922,36 @@ class Index:
         term of ``query``, in first-occurrence order; df counts live documents. With
         ``stats()``'s ``num_docs`` and ``avgdl``, enough to score any text span with the
         index's BM25 statistics."""
+    def best_passages(
+        self,
+        query: str,
+        units: Sequence[str],
+        window: int,
+        k: int = 1,
+        *,
+        scoring: Bm25 | None = None,
+    ) -> list[tuple[int, int, float]]:
+        """The ``k`` best windows of ``window`` consecutive ``units`` (lines, runs of
+        words; at least 1, at most all of them) that do not overlap, best first, as
+        ``(start, end, score)``: units ``start`` to ``end - 1`` (0-based) and a score
+        above 0; ``[]`` when the query has no term or no window holds one.
+
+        Each window is scored as a document of the collection of the text's windows:
+        BM25 with the ``(k1 + 1)`` factor, ``qtf · idf · tf · (k1 + 1) / (tf + k1 · (1 -
+        b + b · len / avglen))`` summed over the query's distinct terms, with idf the
+        variant's over this index's live documents and document frequencies, ``len``
+        the window's token count and ``avglen`` the mean window length (at least 1),
+        in float64. ``scoring`` gives ``k1``, ``b`` and the idf's variant (its length
+        mode and delta do not apply); by default ``k1=1.2``, ``b=0.75``, the usual
+        passage setting, with Lucene's idf. Ties go to the earlier window. The units
+        are analyzed with the index's analyzer, in parallel when there are many.
+
+        Raises
+        ------
+        TypeError
+            If ``units`` is a single str or holds something else.
+        QueryError
+            For a query past the query limits."""
     def collection_stats(self) -> GlobalStats:
         """The index's collection statistics as a :class:`GlobalStats` without dfs:
         live documents, those with at least one term, and their total length."""

@@ -168,13 +168,11 @@ class IndexReader:
         Lucene counts them, deleted documents included until merged) and ``unique_terms``
         (-1 for a Lucene index of several segments, as Lucene reports)."""
         stats = self.index.stats()
-        collection = self.index.collection_stats()
-        segments = int(str(stats["num_segments"]))
-        unique = -1 if self.lucene and segments > 1 else int(str(stats["num_terms"]))
+        unique = -1 if self.lucene and stats.num_segments > 1 else stats.num_terms
         return {
-            "total_terms": collection.total_terms,
-            "documents": len(self.index),
-            "non_empty_documents": collection.documents_with_terms,
+            "total_terms": stats.total_terms,
+            "documents": stats.num_docs,
+            "non_empty_documents": stats.num_nonempty_docs,
             "unique_terms": unique,
         }
 
@@ -299,9 +297,9 @@ class IndexReader:
         f32 = np.float32
         # The length BM25 sees (the document's norm decoded), whatever the query.
         doclen = f32(self.index.explain(analyzed, docid).seen_length)
-        collection = self.index.collection_stats()
-        count = collection.documents_with_terms
-        avgdl = f32(collection.total_terms / count)
+        stats = self.index.stats()
+        count = stats.num_nonempty_docs
+        avgdl = f32(stats.avgdl_lucene)
         df = len(ids)
         idf = f32(math.log(1 + (count - df + 0.5) / (df + 0.5)))
         k1_, b_ = f32(k1), f32(b)

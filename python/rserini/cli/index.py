@@ -204,8 +204,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
     stats = index.stats()
     if not args.quiet:
         print(
-            f"{what}: {stats['num_docs']:,} documents, {stats['num_terms']:,} terms, "
-            f"{stats['num_postings']:,} postings, {stats['num_segments']} segment(s) "
+            f"{what}: {stats.num_docs:,} documents, {stats.num_terms:,} terms, "
+            f"{stats.num_postings:,} postings, {stats.num_segments} segment(s) "
             f"in {time.perf_counter() - start:.2f}s -> {args.index}"
         )
     return 0

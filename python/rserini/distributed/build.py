@@ -212,8 +212,8 @@ def merge_shards(
         with open(corpus, "w", encoding="utf-8") as f:
             for entry in manifest.shards:
                 shard = Index.load(folder / entry.path)
-                stats = cast("dict[str, int]", shard.stats())
-                ids = list(range(stats["num_docs"] + stats["num_deleted"]))
+                stats = shard.stats()
+                ids = list(range(stats.num_docs + stats.num_deleted))
                 docids = cast("list[str]", shard.docids(ids))
                 for docid in dict.fromkeys(docids):  # a kept copy: once
                     if docid in shard:  # live

@@ -89,7 +89,7 @@ class ShardServer:
         """The stored fields of each docid (:meth:`rserini.Index.doc`); ``None`` for one
         that is not live here or when the shard stores no documents."""
         index, _ = self.snapshot
-        if not index.stats()["store_bytes"]:
+        if not index.stats().store_bytes:
             return [None] * len(docids)
         return [index.doc(docid) if docid in index else None for docid in docids]
 

@@ -602,9 +602,9 @@ def compare(
         pyserini=stats,
         rserini={
             "version": __version__,
-            "num_docs": int(rs_stats["num_docs"]),
-            "doc_count": int(rs_stats.get("num_nonempty_docs", rs_stats["num_docs"])),
-            "total_terms": int(rs_stats["total_terms"]),
+            "num_docs": rs_stats.num_docs,
+            "doc_count": rs_stats.num_nonempty_docs,
+            "total_terms": rs_stats.total_terms,
         },
         seconds={"pyserini": pyserini_seconds, "rserini": rserini_seconds},
         mode=dict(mode or {}),

@@ -12,6 +12,7 @@ mod feedback;
 mod fusion;
 mod global_stats;
 mod index;
+mod index_stats;
 mod lexical;
 mod lucene_info;
 mod merge;
@@ -46,6 +47,8 @@ mod _core {
     use crate::global_stats::PyGlobalStats;
     #[pymodule_export]
     use crate::index::{_index_from_files, PyIndex};
+    #[pymodule_export]
+    use crate::index_stats::PyIndexStats;
     #[pymodule_export]
     use crate::lexical::{
         _lexical_fit, _lexical_load, _lexical_save, _lexical_search, _lexical_units, PyBm25Arm,

@@ -15,6 +15,7 @@ use rserini_core::analysis::{Choice, Stemmer, Stopwords, Tokenizer};
 use rserini_core::scoring::qld::QldParams;
 use rserini_core::scoring::{Bm25Params, Bm25Variant, DEFAULT_B, DEFAULT_K1, LengthMode};
 use rserini_core::search::Model;
+use rserini_core::search::passages::PassageParams;
 
 use crate::errors::{CoreError, CoreResult};
 
@@ -89,6 +90,17 @@ impl PyBm25 {
             delta,
             params: Bm25Params::new(k1, b, variant, length, delta)?,
         })
+    }
+}
+
+impl PyBm25 {
+    /// The parameters passages are scored with: k1 and b as given, the variant's idf.
+    pub fn passage_params(&self) -> PassageParams {
+        PassageParams {
+            k1: self.k1,
+            b: self.b,
+            variant: self.params.variant,
+        }
     }
 }
 

@@ -1,32 +1,24 @@
-"""Best passages of a document under BM25, with the index's analyzer and statistics.
+"""Best passages of a document for a query: :meth:`rserini.Index.best_passages`, the
+core's BM25 over windows of consecutive units with the index's analyzer and statistics.
 
 A document is cut into units (runs of words for excerpts, lines for ``find_in_document``);
-a passage is a window of consecutive units. Each window is scored with BM25 (Lucene's idf
-from the index's document frequencies via :meth:`rserini.Index.term_stats`, the query's
-term frequencies, and the window's length against the mean window of the document, with
-k1 = 1.2 and b = 0.75, the usual passage setting). Ties go to the earlier window. The units
-are analyzed outside the GIL (many of them in one parallel
-:meth:`rserini.Analyzer.analyze_batch` call).
+a passage is a window of consecutive units, scored as a document of the collection of the
+text's windows (the index's idf, the query's term frequencies, the window's length against
+the mean window of the text; k1 = 1.2 and b = 0.75 unless a :class:`rserini.Bm25` says
+otherwise). Ties go to the earlier window.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:
-    from rserini._core import Index
+    from rserini._core import Bm25, Index
 
 __all__ = ["Passage", "PassageScorer", "best_excerpt", "word_runs"]
-
-PASSAGE_K1 = 1.2
-PASSAGE_B = 0.75
-PARALLEL_UNITS = 128
 
 # A run of at most `n` characters from a non-space to a non-space that ends a word, or the
 # first `n` characters of a longer word.
@@ -54,59 +46,23 @@ class Passage:
 
 
 class PassageScorer:
-    """BM25 for text spans, with the weights of ``query`` in ``index``."""
+    """The best passages for ``query`` in ``index``, under ``scoring`` (``None``: the
+    core's passage setting)."""
 
-    def __init__(
-        self, index: Index, query: str, *, k1: float = PASSAGE_K1, b: float = PASSAGE_B
-    ) -> None:
-        n = len(index)
-        self.k1 = k1
-        self.b = b
-        self.analyzer = index.analyzer
-        # Lucene's idf, times the query frequency (repeated terms weigh more, as Anserini).
-        self.weights = {
-            term: qtf * math.log(1 + (n - df + 0.5) / (df + 0.5))
-            for term, qtf, df in index.term_stats(query)
-        }
+    def __init__(self, index: Index, query: str, *, scoring: Bm25 | None = None) -> None:
+        self.index = index
+        self.query = query
+        self.scoring = scoring
 
     def best(self, units: Sequence[str], window: int, k: int = 1) -> list[Passage]:
         """The ``k`` best-scoring windows of ``window`` consecutive units that do not
         overlap, best first; only windows matching a query term (score > 0) count."""
-        if not self.weights or not units:
+        if not units or k < 1:
             return []
-        n = len(units)
-        window = max(1, min(window, n))
-        # The parallel batch pays a thread hand-off that a few short units do not repay.
-        analyzed = (
-            self.analyzer.analyze_batch(list(units))
-            if n > PARALLEL_UNITS
-            else [self.analyzer.analyze(u) for u in units]
+        found = self.index.best_passages(
+            self.query, list(units), max(1, window), k, scoring=self.scoring
         )
-        row = {term: i for i, term in enumerate(self.weights)}
-        counts = np.zeros((len(row), n + 1))  # column 0 stays 0 for the prefix sums
-        lengths = np.zeros(n + 1)
-        for i, terms in enumerate(analyzed, start=1):
-            lengths[i] = len(terms)
-            for term in terms:
-                r = row.get(term)
-                if r is not None:
-                    counts[r, i] += 1
-        # Window sums from prefix sums: window s covers units s .. s + window - 1.
-        counts = counts.cumsum(axis=1)
-        tf = counts[:, window:] - counts[:, :-window]
-        lengths = lengths.cumsum()
-        window_lengths = lengths[window:] - lengths[:-window]
-        norm = self.k1 * (1 - self.b + self.b * window_lengths / max(window_lengths.mean(), 1.0))
-        weights = np.fromiter(self.weights.values(), dtype=np.float64)[:, None]
-        scores = (weights * tf * (self.k1 + 1) / (tf + norm)).sum(axis=0)
-        chosen: list[Passage] = []
-        for s in np.argsort(-scores, kind="stable"):  # ties: the earlier window first
-            if scores[s] <= 0 or len(chosen) == k:
-                break
-            start = int(s)
-            if all(start + window <= q.start or start >= q.end for q in chosen):
-                chosen.append(Passage(start, start + window, float(scores[s])))
-        return chosen
+        return [Passage(start, end, score) for start, end, score in found]
 
 
 def best_excerpt(scorer: PassageScorer, text: str, max_chars: int) -> tuple[str, bool]:

@@ -23,8 +23,7 @@ def require_document_store(index: Index) -> None:
     ValueError
         Naming the fix.
     """
-    stats = index.stats()
-    if len(index) and not stats.get("store_bytes"):
+    if len(index) and not index.stats().store_bytes:
         raise ValueError(
             "this index keeps no documents (it was built with --no-store / store=False), so "
             "read_document cannot serve it; rebuild it without --no-store"

@@ -69,6 +69,32 @@ pub struct IndexStats {
     pub num_deleted: u64,
 }
 
+impl IndexStats {
+    /// The mean length over every live document, 0 for an empty index (what
+    /// a user reads as "avgdl"; scoring reads [`IndexStats::collection`]'s,
+    /// which is 1 there so that nothing divides by zero).
+    pub fn avgdl(&self) -> f64 {
+        match self.num_docs {
+            0 => 0.0,
+            n => self.total_terms as f64 / n as f64,
+        }
+    }
+
+    /// The collection statistics a model scores with under `length`:
+    /// Lucene's count only documents with at least one indexed term (its
+    /// `docCount`), exact lengths count every document.
+    pub fn collection(&self, length: LengthMode) -> CollectionStats {
+        let num_docs = match length {
+            LengthMode::Lucene => self.num_nonempty_docs,
+            LengthMode::Exact => self.num_docs,
+        };
+        CollectionStats {
+            num_docs,
+            total_terms: self.total_terms,
+        }
+    }
+}
+
 /// An immutable, searchable inverted index. `Send + Sync`: share it freely.
 pub struct Index {
     pub(crate) analyzer: Arc<Analyzer>,
@@ -405,14 +431,7 @@ impl Index {
     /// Collection statistics for BM25 in `length` mode: Lucene counts only
     /// documents with at least one indexed term.
     pub fn collection_stats(&self, length: LengthMode) -> CollectionStats {
-        let num_docs = match length {
-            LengthMode::Lucene => self.stats.num_nonempty_docs,
-            LengthMode::Exact => self.stats.num_docs,
-        };
-        CollectionStats {
-            num_docs,
-            total_terms: self.stats.total_terms,
-        }
+        self.stats.collection(length)
     }
 
     /// Live document frequency of `term` over all segments.

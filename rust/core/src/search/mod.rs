@@ -18,7 +18,8 @@
 //! `statistics.rs` (the index's own or given statistics, checked),
 //! `weight.rs` (the model bound to the statistics), `exhaustive.rs`
 //! (the reference path), [`pruned`] over [`cursor`]s, [`topk`] (the k best
-//! of a segment) and `explain.rs` (a score broken down by term).
+//! of a segment) and `explain.rs` (a score broken down by term);
+//! [`passages`] scores the windows of a text instead of documents.
 //! `request.rs` ties them together: a [`Request`] (model, algorithm,
 //! statistics, feedback, k) is the one entry point.
 
@@ -31,6 +32,7 @@ mod explain;
 mod fields;
 pub mod limits;
 mod model;
+pub mod passages;
 pub mod pruned;
 mod query;
 mod request;

@@ -12,8 +12,8 @@
 //! The methods are cut by role, each file with its own `#[pymethods]` block:
 //! this file (the object, its snapshot and writer, its documents),
 //! `build.rs` (the constructors), `changes.rs` (add, delete, commit, save),
-//! `search.rs`, `feedback.rs` (the feedback methods), `stats.rs` (statistics
-//! and terms) and `pickle.rs`.
+//! `search.rs`, `feedback.rs` (the feedback methods), `passages.rs` (the best
+//! windows of a text), `stats.rs` (statistics and terms) and `pickle.rs`.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
@@ -35,6 +35,7 @@ use crate::threads::detached;
 mod build;
 mod changes;
 mod feedback;
+mod passages;
 mod pickle;
 mod search;
 mod stats;

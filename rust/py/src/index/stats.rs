@@ -8,8 +8,6 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rserini_core::index::IndexStats;
-use rserini_core::scoring::LengthMode;
 use rserini_core::shards::global_stats::GlobalStats;
 use rserini_core::{search, store};
 
@@ -17,41 +15,21 @@ use super::PyIndex;
 use crate::analyzer::config_dict;
 use crate::errors::CoreError;
 use crate::global_stats::PyGlobalStats;
+use crate::index_stats::PyIndexStats;
 use crate::threads::detached;
 
 #[pymethods]
 impl PyIndex {
-    /// Counts (live documents, terms, postings, total terms, avgdl, segments,
-    /// deleted documents), sizes (postings and store bytes) and the analyzer.
+    /// The index's counts, sizes, mean lengths and analyzer, as an
+    /// :class:`IndexStats` (also a mapping with the keys of its properties).
     /// ``avgdl_lucene`` and ``avgdl_exact`` are the mean lengths BM25 scores with
     /// under ``length="lucene"`` (the default: documents with at least one indexed
     /// term, as Lucene's ``docCount``) and ``length="exact"`` (every document); they
     /// differ when some document has no indexed term. ``avgdl`` is the mean over
     /// every live document, ``avgdl_exact``'s value (but 0 for an empty index).
-    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn stats(&self) -> PyIndexStats {
         let index = self.snapshot();
-        let s = index.stats();
-        let d = PyDict::new(py);
-        d.set_item("num_docs", s.num_docs)?;
-        d.set_item("num_nonempty_docs", s.num_nonempty_docs)?;
-        d.set_item("num_terms", s.num_terms)?;
-        d.set_item("num_postings", s.num_postings)?;
-        d.set_item("total_terms", s.total_terms)?;
-        d.set_item("avgdl", mean_length(&s))?;
-        // The mean lengths the scorers use: Lucene's counts only documents
-        // with at least one indexed term.
-        for (name, mode) in [
-            ("avgdl_lucene", LengthMode::Lucene),
-            ("avgdl_exact", LengthMode::Exact),
-        ] {
-            d.set_item(name, index.collection_stats(mode).avgdl())?;
-        }
-        d.set_item("postings_bytes", s.postings_bytes)?;
-        d.set_item("store_bytes", s.store_bytes)?;
-        d.set_item("num_segments", s.num_segments)?;
-        d.set_item("num_deleted", s.num_deleted)?;
-        d.set_item("analyzer", config_dict(py, index.analyzer().config())?)?;
-        Ok(d)
+        PyIndexStats::new(index.stats(), index.analyzer().config().clone())
     }
 
     /// What ``rserini info`` prints: ``path``, ``format_version``, ``written_by``,
@@ -93,7 +71,7 @@ impl PyIndex {
         d.set_item("deleted", s.num_deleted)?;
         d.set_item("terms", s.num_terms)?;
         d.set_item("postings", s.num_postings)?;
-        d.set_item("avgdl", mean_length(&s))?;
+        d.set_item("avgdl", s.avgdl())?;
         let bytes: u64 = meta
             .segments
             .iter()
@@ -217,18 +195,6 @@ impl PyIndex {
         Ok(py
             .detach(|| GlobalStats::of_queries(&index, &queries, cfs))
             .into())
-    }
-}
-
-/// The mean length over every live document, 0 for an empty index: what
-/// `stats()` and `info()` report as `avgdl` (the exact-length mean, which
-/// `avgdl_exact` gives as 1 for an empty index so that scoring never divides
-/// by zero).
-fn mean_length(s: &IndexStats) -> f64 {
-    if s.num_docs == 0 {
-        0.0
-    } else {
-        s.total_terms as f64 / s.num_docs as f64
     }
 }
 
