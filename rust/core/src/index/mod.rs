@@ -21,6 +21,8 @@ mod builder;
 mod changes;
 mod duplicates;
 mod fields;
+#[cfg(test)]
+mod fields_tests;
 mod live_segment;
 mod merge_policy;
 mod merger;

@@ -140,3 +140,25 @@ fn damaged_or_foreign_fields_are_precise_errors() {
         );
     }
 }
+
+#[test]
+fn a_writer_commits_changes_to_every_field() {
+    let dir = tempfile::tempdir().unwrap();
+    save(&multifield(&DOCS), dir.path(), None).unwrap();
+    let loaded = std::sync::Arc::new(load(dir.path(), true).unwrap());
+    let mut writer = crate::writer::IndexWriter::new(loaded).unwrap();
+    let mut doc = crate::document::Doc::new("d5", "cats and more cats");
+    doc.raw = Some(r#"{"id": "d5", "contents": "cats and more cats", "title": "garden"}"#.into());
+    writer.add(vec![doc], Default::default()).unwrap();
+    writer.delete(vec!["d2".into()]).unwrap();
+    writer.commit().unwrap();
+    let mut docs = DOCS.to_vec();
+    docs.remove(1);
+    docs.push(("d5", "cats and more cats", "garden"));
+    let expected = ranking(&multifield(&docs), "garden cats");
+    assert_eq!(
+        ranking(&load(dir.path(), true).unwrap(), "garden cats"),
+        expected
+    );
+    verify(dir.path()).unwrap();
+}
