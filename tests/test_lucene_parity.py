@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,9 @@ def test_committed_fixtures_give_pyserinis_documents(version: str, name: str, fo
 
 
 LIVE_BUILDS = [
-    LuceneBuild("scifact", files=3, threads=2, store_docvectors=True, store_raw=True),
+    LuceneBuild(
+        "scifact", files=3, threads=2, store_docvectors=True, store_raw=True, fields=("title",)
+    ),
     LuceneBuild("cacm", files=1, threads=1),
     LuceneBuild("adi", files=3, threads=2, store_docvectors=True, store_raw=True, replaced=5),
 ]
@@ -141,12 +144,22 @@ LIVE_BUILDS = [
 def test_live_pyserini_on_a_fresh_build(
     spec: LuceneBuild, lucene_index: Callable[[LuceneBuild], Path]
 ) -> None:
-    from rserini.parity.lucene_expected import default_runs, pyserini_outputs
-
     folder = lucene_index(spec)
     queries = read_queries(spec.collection)
-    live = pyserini_outputs(folder, queries, default_runs(spec.fields))
-    assert_pyserinis(folder, queries, live["runs"], exact=False)
+    assert_pyserinis(folder, queries, live_runs(folder, spec), exact=False)
+
+
+@cache
+def live_runs(folder: Path, spec: LuceneBuild) -> list[dict[str, Any]]:
+    """Pyserini's default runs (:func:`default_runs`) on the Lucene index ``folder`` built
+    as ``spec``, once per session."""
+    from rserini.parity.lucene_expected import default_runs, pyserini_outputs
+
+    queries = read_queries(spec.collection)
+    runs: list[dict[str, Any]] = pyserini_outputs(folder, queries, default_runs(spec.fields))[
+        "runs"
+    ]
+    return runs
 
 
 RM3 = {"model": "rm3", "fb_terms": 10, "fb_docs": 10, "original_query_weight": 0.5}
@@ -180,3 +193,26 @@ def test_live_feedback_on_a_lucene_index_with_document_vectors(
     assert setting.same_topk == setting.queries == report.queries
     assert setting.max_score_diff == 0.0
     assert folder_digest(folder) == before
+
+
+@pytest.mark.parity
+def test_rserinis_own_multifield_build_gives_pyserinis_rankings(
+    lucene_index: Callable[[LuceneBuild], Path], tmp_path: Path
+) -> None:
+    """``rserini index --fields title`` and Anserini's ``-fields title`` over the same
+    JsonCollection lines: ``fields={"contents": 1.0, "title": 0.5}`` gives Pyserini's
+    top 1000 and printed scores on every query."""
+    from rserini.cli import main
+    from rserini.parity.lucene_build import write_inputs
+    from support import DATA
+
+    spec = LIVE_BUILDS[0]
+    (run,) = [r for r in live_runs(lucene_index(spec), spec) if r["fields"]]
+    assert run["fields"] == {"contents": 1.0, "title": 0.5}
+    write_inputs(spec, DATA, tmp_path / "input")
+    build = ["index", "--input", str(tmp_path / "input"), "--index", str(tmp_path / "ix")]
+    assert main([*build, "--fields", "title", "-q"]) == 0
+    index = rserini.Index.load(tmp_path / "ix")
+    queries = read_queries(spec.collection)
+    found = agreement(run["hits"], rserini_run(index, queries, run, rounded=True))
+    assert found == {"top10": 1.0, "top1000": 1.0, "max_diff": 0.0}
