@@ -19,6 +19,7 @@ import rserini
 from reference import bm25_scores
 from rserini.cli import main
 from rserini.exceptions import DocumentError, QueryError
+from rserini.pyserini import LuceneSearcher
 
 WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta"])
 DOC = st.tuples(st.lists(WORDS, max_size=12), st.none() | st.lists(WORDS, max_size=4))
@@ -130,6 +131,12 @@ def test_the_command_line_builds_and_searches_fields(
     lines = [line.split() for line in run.read_text().splitlines()]
     got = [[(d, float(s)) for q, _, d, _, s, _ in lines if q == qid] for qid in ("q1", "q2")]
     assert [[d for d, _ in hits] for hits in got] == [[d for d, _ in h] for h in expected]
+    # As Pyserini writes it: the facade's rounded scores over the same fields.
+    assert main([*argv, "--pyserini", "--fields", "contents=1.0", "title=0.5"]) == 0
+    searcher = LuceneSearcher(str(ix))
+    facade = searcher.search("text retrieval", 10, fields=boosts)
+    q1 = [line.split() for line in run.read_text().splitlines() if line.startswith("q1 ")]
+    assert [(d, s) for _, _, d, _, s, _ in q1] == [(h.docid, f"{h.score:.6f}") for h in facade]
     capsys.readouterr()
     search = ["search", "text", "retrieval", "--index", str(ix), "--json"]
     assert main([*search, "--search-fields", "title=1"]) == 0
