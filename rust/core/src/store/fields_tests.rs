@@ -129,6 +129,15 @@ fn damaged_or_foreign_fields_are_precise_errors() {
         }
         other => panic!("{other:?}"),
     }
+    // A link in the field folder's place is not followed.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &folder).unwrap();
+        assert!(matches!(
+            load(dir.path(), true),
+            Err(Error::Corrupted { .. })
+        ));
+    }
     let config = AnalyzerConfig::default();
     let one = || Index::build(config.clone(), vec![("a".into(), "x".into())]).unwrap();
     for bad in ["", ".hidden", "a/b", "..", "tïtle"] {

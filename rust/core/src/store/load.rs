@@ -62,8 +62,11 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
     }
     let mut fields = Vec::with_capacity(meta.fields.len());
     for field in &meta.fields {
-        let folder = dir.join(FIELDS_DIR).join(&field.name);
-        if !fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
+        let root = dir.join(FIELDS_DIR);
+        let folder = root.join(&field.name);
+        // Neither folder may be a link (links in an index folder are never followed).
+        let real = |p: &Path| fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+        if !real(&root) || !real(&folder) {
             return Err(Error::corrupted(
                 &folder,
                 format!(
