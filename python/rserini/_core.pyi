@@ -521,6 +521,7 @@ class Index:
         memory_mb: float = 256,
         duplicates: Literal["error", "keep"] = "error",
         reorder: Literal["bp", "none"] | None = None,
+        fields: Sequence[str] = (),
     ) -> Index:
         """Indexes ``(docid, text)`` pairs, :class:`rserini.Document` objects or dicts
         (``{"id", "contents"}``, or BEIR ``{"_id", "title", "text"}`` indexed as
@@ -536,16 +537,23 @@ class Index:
         on a kept pool, rebuilt after ``fork()``. ``reorder="bp"`` renumbers the
         documents by recursive graph bisection once built, so that documents sharing
         terms are adjacent (shorter gaps in the postings): the same results, for a
-        build several times slower.
+        build several times slower. ``fields`` names other fields to index beside
+        the main text, as Anserini's ``-fields`` (``fields=["title"]``): a field's
+        text is the document dict's member of that name (``None`` or missing: empty;
+        a ``(docid, text)`` pair has none), analyzed as the main text; search them
+        with ``fields=`` of :meth:`search` (:meth:`field_names`).
 
         Raises
         ------
         DocumentError
-            For an empty docid, or a duplicate one unless ``duplicates="keep"``.
+            For an empty docid, or a duplicate one unless ``duplicates="keep"``; for a
+            named field whose value is not a string.
         QueryError
             For ``threads`` out of range or an unknown ``duplicates`` policy.
         ValueError
-            For a ``reorder`` other than ``"bp"``, ``"none"`` or ``None``.
+            For a ``reorder`` other than ``"bp"``, ``"none"`` or ``None``; for a field
+            named twice, ``"contents"``, or not 1 to 128 ASCII letters, digits, ``_``,
+            ``-`` or ``.``.
         TypeError
             For an item that is neither a pair nor a dict, or non-str fields.
         """
@@ -561,10 +569,12 @@ class Index:
         duplicates: Literal["error", "keep"] = "error",
         max_line_bytes: int = 67108864,
         reorder: Literal["bp", "none"] | None = None,
+        fields: Sequence[str] = (),
     ) -> Index:
         """Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-        reading them in a stream; ``memory_mb``, ``threads``, ``duplicates`` and
-        ``reorder`` are as for :meth:`build`. In a folder holding ``corpus.jsonl`` or
+        reading them in a stream; ``memory_mb``, ``threads``, ``duplicates``,
+        ``reorder`` and ``fields`` (a line's members of those names) are as for
+        :meth:`build`. In a folder holding ``corpus.jsonl`` or
         ``corpus.jsonl.gz`` (a BEIR data set) only that file is read. A UTF-8 byte order
         mark opening a file is skipped.
 
@@ -730,7 +740,8 @@ class Index:
         ``generation``, ``bytes`` (of every file) and ``segments`` (``name``,
         ``documents``, ``deleted``) from the folder's ``meta.json``, with ``analyzer``,
         ``documents``, ``deleted``, ``terms``, ``postings``, ``avgdl`` (the mean length
-        over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``.
+        over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``;
+        for a multifield index, ``fields`` (:meth:`field_names`).
         If another writer has committed since this snapshot, the folder's latest
         generation is described, as :meth:`load` would give it now.
 

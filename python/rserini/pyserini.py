@@ -776,6 +776,7 @@ def run(
     *,
     remove_query: bool = False,
     threads: int = 1,
+    fields: Mapping[str, float] | None = None,
 ) -> dict[str, list[ScoredDoc]]:
     """A run as Pyserini's ``python -m pyserini.search.lucene`` makes it.
 
@@ -793,6 +794,8 @@ def run(
         query keeps ``k - 1`` hits.
     threads
         Search threads.
+    fields
+        Fields searched with their boosts, as ``--fields contents=1.0 title=0.5``.
 
     Returns
     -------
@@ -800,7 +803,11 @@ def run(
         ``{qid: hits}`` in query order; ranks are renumbered after removal.
     """
     results = searcher.batch_search(
-        [text for _, text in queries], [qid for qid, _ in queries], k=k, threads=threads
+        [text for _, text in queries],
+        [qid for qid, _ in queries],
+        k=k,
+        threads=threads,
+        fields=fields,
     )
     out: dict[str, list[ScoredDoc]] = {}
     for qid, _ in queries:

@@ -74,6 +74,53 @@ def model_kwargs(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def add_field_boosts_arg(p: argparse.ArgumentParser, *flags: str) -> None:
+    """Adds the multifield search option, spelled ``flags``: ``NAME=BOOST`` pairs, as
+    Pyserini's ``--fields contents=1.0 title=0.5``."""
+    p.add_argument(
+        *flags,
+        dest="field_boosts",
+        nargs="+",
+        type=_field_boost,
+        default=None,
+        metavar="NAME=BOOST",
+        help="search these fields of the index with these boosts, as Pyserini's "
+        "--fields contents=1.0 title=0.5: BM25 over each field, summed as Lucene sums "
+        "the boosted per-field queries (the index's fields: `rserini info`)",
+    )
+
+
+def _field_boost(text: str) -> tuple[str, float]:
+    name, sep, boost = text.partition("=")
+    try:
+        value = float(boost)
+    except ValueError:
+        value = None
+    if not sep or not name.strip() or value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=BOOST (e.g. title=0.5)")
+    return name.strip(), value
+
+
+def field_boosts(args: argparse.Namespace) -> dict[str, float] | None:
+    """``{name: boost}`` from :func:`add_field_boosts_arg`'s option, or ``None``; a field
+    named twice or with another model than BM25 is an error."""
+    pairs: list[tuple[str, float]] | None = getattr(args, "field_boosts", None)
+    if pairs is None:
+        return None
+    boosts = dict(pairs)
+    if len(boosts) != len(pairs):
+        raise SystemExit("error: a field is named twice in the field boosts")
+    if getattr(args, "model", "bm25") != "bm25":
+        raise SystemExit(f"error: fields are searched with BM25, not --model {args.model}")
+    return boosts
+
+
+def fields_kwargs(args: argparse.Namespace) -> dict[str, object]:
+    """``{"fields": {name: boost}}`` from :func:`field_boosts`, or nothing."""
+    boosts = field_boosts(args)
+    return {} if boosts is None else {"fields": boosts}
+
+
 def progress(enabled: bool) -> bool:
     """Whether to draw a progress bar: asked for, and stderr is a terminal."""
     return enabled and sys.stderr.isatty()

@@ -95,6 +95,15 @@ def add_commands(sub: Subcommands) -> None:
         "which puts documents sharing terms next to each other; same results, a build "
         "several times slower",
     )
+    p.add_argument(
+        "--fields",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="also index these members of each JSON line as fields of their own, beside the "
+        "main text, with the same analyzer, as Pyserini's -fields (e.g. --fields title); "
+        "search them with `rserini run --fields contents=1.0 title=0.5`",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _add_shard_args(p)
     p.set_defaults(func=_cmd_index)
@@ -167,6 +176,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
     _writable(args.index)
     if args.language is not None:
         args.analyzer = language_preset(args.language)
+    if args.fields and args.shards is not None:
+        raise SystemExit("error: --fields builds one index, not shards: drop --shards")
     if args.shards is not None:
         return _index_sharded(args)
     if args.ray is not None:
@@ -177,6 +188,12 @@ def _cmd_index(args: argparse.Namespace) -> int:
         if check_index_folder(args.index, write=True) is FolderKind.SHARDED:
             return _append_sharded(args)
         index = Index.load(args.index)
+        if args.fields and args.fields != index.field_names()[1:]:
+            have = ", ".join(index.field_names()[1:]) or "none"
+            raise SystemExit(
+                f"error: --fields names a new index's fields; {args.index} has its own "
+                f"({have}), to which --append adds: drop --fields"
+            )
         if args.language is not None and index.analyzer.name != args.analyzer:
             raise SystemExit(
                 f"error: --language {args.language} is {args.analyzer}, but {args.index} "
@@ -198,6 +215,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
             duplicates=args.duplicates,
             max_line_bytes=args.max_line_bytes,
             reorder=args.reorder,
+            fields=args.fields,
         )
         index.save(args.index)
         what = "indexed"
@@ -391,6 +409,8 @@ def _print_info(info: dict[str, Any], as_json: bool) -> None:
                 )
         elif key == "analyzer" and isinstance(value, dict):
             print(f"analyzer: {value['name']} ({json.dumps(value)})")
+        elif key == "fields":
+            print(f"fields: {', '.join(value)}")
         else:
             print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
 

@@ -17,8 +17,11 @@ from rserini._feedback_args import add_feedback_args, feedback_kwargs
 from rserini.cli.common import (
     Subcommands,
     add_algorithm_arg,
+    add_field_boosts_arg,
     add_index_args,
     add_model_args,
+    field_boosts,
+    fields_kwargs,
     index_folder,
     model_kwargs,
     progress,
@@ -75,6 +78,8 @@ def add_commands(sub: Subcommands) -> None:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or status messages")
     add_model_args(p, ("bm25", "tfidf", "rrf"))
+    # `--fields` chooses the text shown here: the boosts take Pyserini's spelling in `run`.
+    add_field_boosts_arg(p, "--search-fields")
     add_algorithm_arg(p)
     p.set_defaults(func=_cmd_search)
 
@@ -106,6 +111,7 @@ def add_commands(sub: Subcommands) -> None:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no status messages")
     add_model_args(p)
+    add_field_boosts_arg(p, "--fields", "--search-fields")
     add_feedback_args(p)
     add_algorithm_arg(p)
     p.set_defaults(func=_cmd_run)
@@ -163,7 +169,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
     if folder is None:
         return _search_project(args, query)
     index = open_searchable(folder)
-    hits = ranked(index, query, args.k, algorithm=args.algorithm, **model_kwargs(args))
+    options = model_kwargs(args) | fields_kwargs(args)
+    hits = ranked(index, query, args.k, algorithm=args.algorithm, **options)
     docs = [None] * len(hits) if args.no_text else stored_docs(index, [d for d, _ in hits])
     if args.json:
         rows = []
@@ -228,6 +235,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         params = {"k1": args.k1, "b": args.b, **feedback_kwargs(args)}
     else:
         params = {"algorithm": args.algorithm, **model_kwargs(args)}
+    params |= fields_kwargs(args)
     start = time.perf_counter()
     run = retrieve_ranked(
         index,
@@ -277,7 +285,12 @@ def _run_as_pyserini(args: argparse.Namespace, index: Path, queries: list[tuple[
         searcher.set_rocchio(**feedback_kwargs(args))
     start = time.perf_counter()
     results = run(
-        searcher, queries, args.k, remove_query=args.remove_query, threads=args.threads or 1
+        searcher,
+        queries,
+        args.k,
+        remove_query=args.remove_query,
+        threads=args.threads or 1,
+        fields=field_boosts(args),
     )
     elapsed = time.perf_counter() - start
     for qid, hits in results.items():

@@ -1,11 +1,12 @@
 //! Loading a saved index, checked; the latest saved state; verification.
 
+use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::META_FILE;
 use super::meta::{IndexMeta, read_meta};
 use super::segment_files::open_segment;
+use super::{FIELDS_DIR, META_FILE};
 use crate::analysis::Analyzer;
 use crate::error::{Error, Result};
 use crate::index::Index;
@@ -56,7 +57,35 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
             "document count differs from the segments",
         ));
     }
-    Ok(index)
+    if meta.fields.is_empty() {
+        return Ok(index);
+    }
+    let mut fields = Vec::with_capacity(meta.fields.len());
+    for field in &meta.fields {
+        let root = dir.join(FIELDS_DIR);
+        let folder = root.join(&field.name);
+        // Neither folder may be a link (links in an index folder are never followed).
+        let real = |p: &Path| fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+        if !real(&root) || !real(&folder) {
+            return Err(Error::corrupted(
+                &folder,
+                format!(
+                    "missing: the folder of field {:?} listed in meta.json",
+                    field.name
+                ),
+            ));
+        }
+        fields.push((
+            field.name.clone(),
+            open(&folder, &field.index, mmap, check_crc)?,
+        ));
+    }
+    index.with_fields(fields).map_err(|e| {
+        Error::corrupted(
+            dir.join(META_FILE),
+            format!("fields differ from the index: {e}"),
+        )
+    })
 }
 
 /// The latest saved state of `index`'s folder: `index` itself if no other

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{FORMAT_VERSION, KINDS, META_FILE, OLDEST_FORMAT_VERSION};
 use crate::analysis::AnalyzerConfig;
 use crate::error::{Error, Result};
+use crate::index::check_field_name;
 use crate::safe_fs;
 
 /// The first format version whose `meta.json` carries its own checksum.
@@ -64,6 +65,22 @@ pub struct IndexMeta {
     pub num_docs: u64,
     /// The segments, in global-id order.
     pub segments: Vec<SegmentMeta>,
+    /// The other fields of a multifield index, each saved in its folder
+    /// `fields/<name>/` (absent from the JSON when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldMeta>,
+}
+
+/// One other field of a multifield index in `meta.json`: its name (its
+/// folder `fields/<name>/`) and the listing of that folder's files. This
+/// copy, not the folder's own `meta.json`, is the one loading follows, so
+/// the parent's `meta.json` commits the fields with the rest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldMeta {
+    /// The field's name.
+    pub name: String,
+    /// The field's index, as its folder's `meta.json` lists it.
+    pub index: IndexMeta,
 }
 
 /// The bytes of `meta.json` in `dir` and their JSON value, checked for
@@ -174,6 +191,23 @@ pub(super) fn check_seal(path: &Path, bytes: &[u8]) -> Result<()> {
 /// `<segment>.<kind>` and deletion files `<segment>.<generation>.del`.
 pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
     let bad = |message: String| Err(Error::corrupted(path, message));
+    let mut field_names = HashSet::new();
+    for field in &meta.fields {
+        let name = field.name.as_str();
+        if let Err(e) = check_field_name(name) {
+            return bad(format!("field {name:?}: {e}"));
+        }
+        if !field_names.insert(name) {
+            return bad(format!("field {name} is listed twice"));
+        }
+        if !field.index.fields.is_empty() {
+            return bad(format!("field {name} lists fields of its own"));
+        }
+        if field.index.num_docs != meta.num_docs {
+            return bad(format!("field {name} has another number of documents"));
+        }
+        check_listing(path, &field.index)?;
+    }
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let mut names = HashSet::new();
     for segment in &meta.segments {

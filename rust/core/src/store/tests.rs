@@ -30,6 +30,7 @@ fn meta(segments: &[&str]) -> IndexMeta {
                 }],
             })
             .collect(),
+        fields: Vec::new(),
     }
 }
 

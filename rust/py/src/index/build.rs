@@ -129,23 +129,30 @@ impl PyIndex {
     /// on a kept pool, rebuilt after ``fork()``. ``reorder="bp"`` renumbers the
     /// documents by recursive graph bisection once built, so that documents sharing
     /// terms are adjacent (shorter gaps in the postings): the same results, for a
-    /// build several times slower.
+    /// build several times slower. ``fields`` names other fields to index beside
+    /// the main text, as Anserini's ``-fields`` (``fields=["title"]``): a field's
+    /// text is the document dict's member of that name (``None`` or missing: empty;
+    /// a ``(docid, text)`` pair has none), analyzed as the main text; search them
+    /// with ``fields=`` of :meth:`search` (:meth:`field_names`).
     ///
     /// Raises
     /// ------
     /// DocumentError
-    ///     For an empty docid, or a duplicate one unless ``duplicates="keep"``.
+    ///     For an empty docid, or a duplicate one unless ``duplicates="keep"``; for a
+    ///     named field whose value is not a string.
     /// QueryError
     ///     For ``threads`` out of range or an unknown ``duplicates`` policy.
     /// ValueError
-    ///     For a ``reorder`` other than ``"bp"``, ``"none"`` or ``None``.
+    ///     For a ``reorder`` other than ``"bp"``, ``"none"`` or ``None``; for a field
+    ///     named twice, ``"contents"``, or not 1 to 128 ASCII letters, digits, ``_``,
+    ///     ``-`` or ``.``.
     /// TypeError
     ///     For an item that is neither a pair nor a dict, or non-str fields.
     #[staticmethod]
-    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", reorder = None))]
+    #[pyo3(signature = (docs, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", reorder = None, fields = Vec::new()))]
     // The defaults PyO3 would show as `...` (Rust expressions), spelled out for `help()`.
     #[pyo3(
-        text_signature = "(docs, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error', reorder=None)"
+        text_signature = "(docs, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error', reorder=None, fields=())"
     )]
     #[allow(clippy::too_many_arguments)]
     fn build(
@@ -158,6 +165,7 @@ impl PyIndex {
         memory_mb: f64,
         duplicates: &str,
         reorder: Option<&str>,
+        fields: Vec<String>,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let budget = memory_budget(memory_mb)?;
@@ -165,6 +173,7 @@ impl PyIndex {
         let reorder = Reorder::parse(reorder.unwrap_or("none")).map_err(CoreError)?;
         let threads = threads.map(|t| t.0);
         let builder = IndexBuilder::new(config, store)
+            .and_then(|b| b.with_fields(&fields))
             .map_err(CoreError)?
             .with_memory_budget(budget)
             .with_duplicates(duplicates);
@@ -174,8 +183,9 @@ impl PyIndex {
     }
 
     /// Indexes JSONL files (``.jsonl``, ``.jsonl.gz``, ``.json``; a file or a folder),
-    /// reading them in a stream; ``memory_mb``, ``threads``, ``duplicates`` and
-    /// ``reorder`` are as for :meth:`build`. In a folder holding ``corpus.jsonl`` or
+    /// reading them in a stream; ``memory_mb``, ``threads``, ``duplicates``,
+    /// ``reorder`` and ``fields`` (a line's members of those names) are as for
+    /// :meth:`build`. In a folder holding ``corpus.jsonl`` or
     /// ``corpus.jsonl.gz`` (a BEIR data set) only that file is read. A UTF-8 byte order
     /// mark opening a file is skipped.
     ///
@@ -187,9 +197,9 @@ impl PyIndex {
     /// DocumentError
     ///     For a corpus file that is not a regular file (a FIFO, a device).
     #[staticmethod]
-    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES, reorder = None))]
+    #[pyo3(signature = (path, *, analyzer = AnalyzerArg::Name("lucene-english".into()), store = true, threads = None, progress = true, memory_mb = DEFAULT_MEMORY_MB, duplicates = "error", max_line_bytes = corpus::DEFAULT_MAX_LINE_BYTES, reorder = None, fields = Vec::new()))]
     #[pyo3(
-        text_signature = "(path, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error', max_line_bytes=67108864, reorder=None)"
+        text_signature = "(path, *, analyzer='lucene-english', store=True, threads=None, progress=True, memory_mb=256, duplicates='error', max_line_bytes=67108864, reorder=None, fields=())"
     )]
     #[allow(clippy::too_many_arguments)]
     fn from_jsonl(
@@ -203,6 +213,7 @@ impl PyIndex {
         duplicates: &str,
         max_line_bytes: usize,
         reorder: Option<&str>,
+        fields: Vec<String>,
     ) -> PyResult<Self> {
         let config = analyzer.config(py).map_err(CoreError)?;
         let budget = memory_budget(memory_mb)?;
@@ -211,9 +222,12 @@ impl PyIndex {
         let bar = progress_bar(progress, None, "indexing");
         let index = detached(py, threads.map(|t| t.0), || {
             let mut builder = IndexBuilder::new(config, store)?
+                .with_fields(&fields)?
                 .with_memory_budget(budget)
                 .with_duplicates(duplicates);
-            corpus::read_documents(&path, store, max_line_bytes, |batch| {
+            // A field's text is read from the line.
+            let keep_raw = store || !fields.is_empty();
+            corpus::read_documents(&path, keep_raw, max_line_bytes, |batch| {
                 let n = batch.len() as u64;
                 builder.add_batch(batch)?;
                 bar.inc(n);

@@ -61,15 +61,38 @@ fn scratch_dir() -> Result<tempfile::TempDir, Error> {
 }
 
 /// Every file of a folder, by name.
+/// The files of a saved index by relative name, those of its field folders
+/// as `fields/<name>/<file>`.
 fn read_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Error> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            for (inner, bytes) in read_folder(&entry.path())? {
+                out.push((format!("{name}/{inner}"), bytes));
+            }
+            continue;
+        }
         let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
         out.push((name, bytes));
     }
     Ok(out)
+}
+
+/// Whether `name` is a file name [`read_folder`] gives: `<file>` or
+/// `fields/<field>/<file>`, no part empty or hidden.
+fn pickled_name(name: &str) -> bool {
+    let plain = |part: &str| !part.is_empty() && !part.starts_with('.') && !part.contains('\\');
+    match name.split('/').collect::<Vec<_>>()[..] {
+        [file] => plain(file),
+        [root, field, file] => {
+            root == store::FIELDS_DIR
+                && rserini_core::index::check_field_name(field).is_ok()
+                && plain(file)
+        }
+        _ => false,
+    }
 }
 
 /// Rebuilds an in-memory index from its pickled files.
@@ -85,13 +108,17 @@ pub fn _index_from_files(
         let scratch = scratch_dir()?;
         let dir = scratch.path();
         for (name, bytes) in &files {
-            if name.contains(['/', '\\']) || name.starts_with('.') {
+            if !pickled_name(name) {
                 return Err(Error::corrupted(
                     dir,
                     format!("bad file name {name:?} in a pickle"),
                 ));
             }
-            std::fs::write(dir.join(name), bytes).map_err(|e| Error::io(dir.join(name), e))?;
+            let path = dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
         }
         store::load(dir, false)?.in_memory()
     })?;

@@ -36,7 +36,8 @@ impl PyIndex {
     /// ``generation``, ``bytes`` (of every file) and ``segments`` (``name``,
     /// ``documents``, ``deleted``) from the folder's ``meta.json``, with ``analyzer``,
     /// ``documents``, ``deleted``, ``terms``, ``postings``, ``avgdl`` (the mean length
-    /// over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``.
+    /// over every live document, ``stats()``'s), ``postings_bytes`` and ``store_bytes``;
+    /// for a multifield index, ``fields`` (:meth:`field_names`).
     /// If another writer has committed since this snapshot, the folder's latest
     /// generation is described, as :meth:`load` would give it now.
     ///
@@ -72,13 +73,16 @@ impl PyIndex {
         d.set_item("terms", s.num_terms)?;
         d.set_item("postings", s.num_postings)?;
         d.set_item("avgdl", s.avgdl())?;
-        let bytes: u64 = meta
-            .segments
-            .iter()
+        let bytes: u64 = std::iter::once(&meta)
+            .chain(meta.fields.iter().map(|f| &f.index))
+            .flat_map(|m| &m.segments)
             .flat_map(|g| &g.files)
             .map(|f| f.bytes)
             .sum();
         d.set_item("bytes", bytes)?;
+        if index.is_multifield() {
+            d.set_item("fields", index.field_names())?;
+        }
         d.set_item("postings_bytes", s.postings_bytes)?;
         d.set_item("store_bytes", s.store_bytes)?;
         let segments = PyList::empty(py);
