@@ -497,6 +497,8 @@ impl Index {
     ) -> Result<Index> {
         let mut index = Index::from_segments(self.analyzer.clone(), segments, Some(dir))?;
         index.generation = generation;
+        index.fields = self.fields.clone();
+        index.lucene_version = self.lucene_version.clone();
         Ok(index)
     }
 }

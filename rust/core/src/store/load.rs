@@ -3,9 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::META_FILE;
 use super::meta::{IndexMeta, read_meta};
 use super::segment_files::open_segment;
+use super::{FIELDS_DIR, META_FILE};
 use crate::analysis::Analyzer;
 use crate::error::{Error, Result};
 use crate::index::Index;
@@ -49,13 +49,30 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
         .map(|s| open_segment(dir, s, meta.format_version, mmap, check_crc))
         .collect::<Result<Vec<_>>>()?;
     let mut index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
-    index.generation = meta.generation;
     if index.len() as u64 != meta.num_docs {
         return Err(Error::corrupted(
             dir.join(META_FILE),
             "document count differs from the segments",
         ));
     }
+    if let Some(version) = &meta.lucene_version {
+        index = index.from_lucene(version.clone());
+    }
+    if !meta.fields.is_empty() {
+        let mut fields = Vec::with_capacity(meta.fields.len());
+        for name in &meta.fields {
+            let sub = dir.join(FIELDS_DIR).join(name);
+            let sub_meta = read_meta(&sub)?;
+            if !sub_meta.fields.is_empty() {
+                return Err(Error::corrupted(sub.join(META_FILE), "a field has fields"));
+            }
+            fields.push((name.clone(), open(&sub, &sub_meta, mmap, check_crc)?));
+        }
+        index = index
+            .with_fields(fields)
+            .map_err(|e| Error::corrupted(dir.join(META_FILE), e.to_string()))?;
+    }
+    index.generation = meta.generation;
     Ok(index)
 }
 

@@ -40,6 +40,10 @@ pub struct SegmentMeta {
     pub deletions: Option<FileEntry>,
     /// The segment's data files.
     pub files: Vec<FileEntry>,
+    /// Whether its deleted documents still count in the collection
+    /// statistics (a segment converted from Lucene, as Lucene counts them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deleted_in_stats: bool,
 }
 
 /// The content of `meta.json`.
@@ -64,6 +68,14 @@ pub struct IndexMeta {
     pub num_docs: u64,
     /// The segments, in global-id order.
     pub segments: Vec<SegmentMeta>,
+    /// The Lucene version that wrote the commit this index was converted
+    /// from, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lucene_version: Option<String>,
+    /// The other fields searched by name, each a complete index of the same
+    /// documents in the sub-folder `fields/<name>/`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
 }
 
 /// The bytes of `meta.json` in `dir` and their JSON value, checked for
@@ -175,6 +187,14 @@ pub(super) fn check_seal(path: &Path, bytes: &[u8]) -> Result<()> {
 pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
     let bad = |message: String| Err(Error::corrupted(path, message));
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut fields = HashSet::new();
+    for name in &meta.fields {
+        if !is_field_folder_name(name) || !fields.insert(name) {
+            return bad(format!(
+                "field {name:?} is not a field folder name, or listed twice"
+            ));
+        }
+    }
     let mut names = HashSet::new();
     for segment in &meta.segments {
         let name = segment.name.as_str();
@@ -224,4 +244,15 @@ pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether a field's name can name its folder `fields/<name>/`: letters,
+/// digits, `_`, `-` and `.`, not starting with `.` (no `..`, no separator).
+pub(crate) fn is_field_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }

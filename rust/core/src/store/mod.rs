@@ -32,6 +32,11 @@
 //! followed, FIFOs and devices are refused, and sizes are checked before
 //! reading.
 //!
+//! **Fields.** The other fields of an index searched by name
+//! ([`Index::with_fields`](crate::index::Index::with_fields)) are each saved
+//! as a complete index folder `fields/<name>/`, before the parent's
+//! `meta.json`, which lists their names.
+//!
 //! Files: `footer.rs` (the footer of every binary file), `meta.rs`
 //! (`meta.json`: listing, checksum, reading), `write_lock.rs` (the writer
 //! lock), `segment_files.rs` (a segment's files, written and read back),
@@ -62,6 +67,8 @@ pub const OLDEST_FORMAT_VERSION: u32 = 1;
 pub const CRC_ON_LOAD_MAX: u64 = 64 << 20;
 const META_FILE: &str = "meta.json";
 const LOCK_FILE: &str = "write.lock";
+/// The sub-folder holding the index of each other field, `fields/<name>/`.
+const FIELDS_DIR: &str = "fields";
 /// The per-segment files, in write order.
 const KINDS: [&str; 9] = [
     "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",

@@ -8,11 +8,12 @@ use std::path::Path;
 use super::KINDS;
 use super::footer::with_footer;
 use super::meta::{
-    FileEntry, IndexMeta, SegmentMeta, is_rserini_meta, meta_json, read_meta, sealed,
+    FileEntry, IndexMeta, SegmentMeta, is_field_folder_name, is_rserini_meta, meta_json, read_meta,
+    sealed,
 };
 use super::segment_files::segment_payloads;
 use super::write_lock::{WriteLock, lock};
-use super::{FORMAT_VERSION, LOCK_FILE, META_FILE};
+use super::{FIELDS_DIR, FORMAT_VERSION, LOCK_FILE, META_FILE};
 use crate::error::{Error, Result};
 use crate::index::{Index, LiveSegment};
 use crate::safe_fs;
@@ -127,20 +128,24 @@ pub fn save_locked(
                 del.to_bytes(),
             )?),
         };
-        persisted.push(LiveSegment::with_deletions(
-            segment.data.clone(),
-            segment.deletions.clone(),
-            Some(name.clone()),
-            deletions.as_ref().map(|f| f.name.clone()),
-        ));
+        let mut saved = if segment.stats_count_deleted {
+            segment.clone()
+        } else {
+            LiveSegment::with_deletions(segment.data.clone(), segment.deletions.clone(), None, None)
+        };
+        saved.name = Some(name.clone());
+        saved.deletions_file = deletions.as_ref().map(|f| f.name.clone());
+        persisted.push(saved);
         metas.push(SegmentMeta {
             name,
             num_docs: segment.data().len() as u64,
             num_deleted: segment.deletions().map_or(0, |d| d.count() as u64),
             deletions,
             files,
+            deleted_in_stats: segment.stats_count_deleted,
         });
     }
+    let fields = save_fields(index, dir)?;
     let meta = IndexMeta {
         format: "rserini-index".into(),
         format_version: FORMAT_VERSION,
@@ -151,12 +156,31 @@ pub fn save_locked(
         next_segment,
         num_docs: index.len() as u64,
         segments: metas,
+        lucene_version: index.lucene_version().map(str::to_owned),
+        fields,
     };
     safe_fs::sync_dir(dir)?;
     safe_fs::write_atomically(dir, META_FILE, &sealed(&meta))?;
     safe_fs::sync_dir(dir)?;
     collect_garbage(dir, &meta);
     index.persisted(dir.to_path_buf(), generation, persisted)
+}
+
+/// Saves each other field of `index` into `fields/<name>/` of `dir`; returns
+/// their names.
+fn save_fields(index: &Index, dir: &Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for name in index.field_names().into_iter().skip(1) {
+        if !is_field_folder_name(name) {
+            return Err(Error::Argument(format!(
+                "field {name:?} cannot be saved: a saved field's name is made of letters, digits, _, - and . (not first)"
+            )));
+        }
+        let field = index.field(name).expect("a listed field");
+        save(field, &dir.join(FIELDS_DIR).join(name), None)?;
+        names.push(name.to_owned());
+    }
+    Ok(names)
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {
