@@ -2,9 +2,12 @@
 //! memory-mapped, nothing in the Lucene folder is ever written or locked.
 //!
 //! Supported: Lucene 9.0 to 9.9 (`Lucene90`..`Lucene99` codecs with their
-//! postings formats). A Lucene index is converted once into an
-//! [`crate::index::Index`], so every search path works on it.
+//! postings formats). A Lucene index is converted into an
+//! [`crate::index::Index`], so every search path works on it, once: the
+//! conversion is kept in rserini's own format outside the Lucene folder
+//! ([`cache`]).
 
+pub mod cache;
 mod compression;
 pub mod convert;
 pub mod directory;
@@ -25,6 +28,7 @@ pub mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 
+pub use cache::{CacheUse, Opened};
 pub use convert::{ConversionReport, convert, load};
 pub use directory::is_lucene_folder;
 pub use reader::{LuceneIndex, LuceneSegment, StoredDocument};
