@@ -5,9 +5,8 @@
 //! postings formats). A Lucene index is converted into an
 //! [`crate::index::Index`], so every search path works on it, once: the
 //! conversion is kept in rserini's own format outside the Lucene folder
-//! ([`cache`]).
+//! ([`crate::lucene_cache`]).
 
-pub mod cache;
 mod compression;
 pub mod convert;
 pub mod directory;
@@ -28,7 +27,6 @@ pub mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use cache::{CacheUse, Opened};
 pub use convert::{ConversionReport, convert, load};
 pub use directory::is_lucene_folder;
 pub use reader::{LuceneIndex, LuceneSegment, StoredDocument};

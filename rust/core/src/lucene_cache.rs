@@ -26,10 +26,11 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::directory::Directory;
-use super::segment_infos::Commit;
 use crate::error::{Error, Result};
 use crate::index::Index;
+use crate::lucene::convert;
+use crate::lucene::directory::Directory;
+use crate::lucene::segment_infos::Commit;
 use crate::{safe_fs, store};
 
 /// The variable naming rserini's cache folder.
@@ -120,7 +121,7 @@ pub fn cache_key(lucene_dir: &Path) -> Result<String> {
 pub fn open(lucene_dir: &Path, root: Option<&Path>, mmap: bool) -> Result<Opened> {
     let Some(root) = root else {
         return Ok(Opened {
-            index: super::convert::load(lucene_dir)?,
+            index: convert::load(lucene_dir)?,
             cache: CacheUse::NotUsed,
             warning: None,
         });
@@ -147,7 +148,7 @@ pub fn open(lucene_dir: &Path, root: Option<&Path>, mmap: bool) -> Result<Opened
         return Ok(opened);
     }
     remove_temporaries(&entries, &key);
-    let index = super::convert::load(lucene_dir)?;
+    let index = convert::load(lucene_dir)?;
     if cache_key(lucene_dir)? != key {
         return Ok(Opened {
             index,
@@ -185,7 +186,7 @@ fn warning(entries: &Path, e: &Error) -> String {
 /// Converts in memory after the cache failed with `e`.
 fn in_memory(lucene_dir: &Path, entries: &Path, e: &Error) -> Result<Opened> {
     Ok(Opened {
-        index: super::convert::load(lucene_dir)?,
+        index: convert::load(lucene_dir)?,
         cache: CacheUse::NotUsed,
         warning: Some(warning(entries, e)),
     })
@@ -268,5 +269,5 @@ fn publish(index: &Index, lucene_dir: &Path, entries: &Path, key: &str) -> Resul
 }
 
 #[cfg(test)]
-#[path = "cache_tests.rs"]
+#[path = "lucene_cache_tests.rs"]
 mod tests;

@@ -1,7 +1,6 @@
 use std::os::unix::fs::MetadataExt;
 
 use super::*;
-use crate::lucene::convert;
 use crate::lucene::reader::tests::fixture;
 use crate::scoring::Bm25Params;
 use crate::scoring::qld::QldParams;
