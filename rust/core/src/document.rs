@@ -143,6 +143,24 @@ pub fn fields_of(
     Ok((id, title))
 }
 
+/// The texts of the other fields `names` of `doc` (Anserini's `-fields`):
+/// each the member of that name of the document's JSON, a string (`null`
+/// or missing: empty); all empty for a document without JSON.
+pub fn field_texts(doc: &Doc, names: &[String]) -> Result<Vec<String>, FieldError> {
+    let Some(raw) = &doc.raw else {
+        return Ok(vec![String::new(); names.len()]);
+    };
+    let mut map = match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(FieldError::Json("expected a JSON object".into())),
+        Err(e) => return Err(FieldError::Json(format!("malformed JSON: {e}"))),
+    };
+    names
+        .iter()
+        .map(|name| text_field(&mut map, name))
+        .collect()
+}
+
 /// [`fields_of`] for a JSON object given as text.
 pub fn document_fields(raw: &str) -> Result<(String, String), FieldError> {
     match serde_json::from_str::<Value>(raw) {
@@ -162,6 +180,25 @@ mod tests {
 
     fn ok(docid: &str, text: &str) -> Result<(String, String), FieldError> {
         Ok((docid.to_owned(), text.to_owned()))
+    }
+
+    #[test]
+    fn field_texts_are_the_json_members_of_those_names() {
+        let names = ["title".to_owned(), "x".to_owned()];
+        let mut doc = Doc::new("a", "body");
+        assert_eq!(
+            field_texts(&doc, &names),
+            Ok(vec![String::new(), String::new()])
+        );
+        doc.raw = Some(r#"{"id": "a", "title": "T", "x": null}"#.into());
+        assert_eq!(
+            field_texts(&doc, &names),
+            Ok(vec!["T".into(), String::new()])
+        );
+        doc.raw = Some(r#"{"id": "a", "title": 3}"#.into());
+        assert!(
+            matches!(field_texts(&doc, &names), Err(FieldError::WrongType(m)) if m.contains("title"))
+        );
     }
 
     #[test]

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use super::duplicates::{DocidSet, check_nonempty_docids};
 use super::{Duplicates, Index, LiveSegment};
 use crate::analysis::{Analyzer, AnalyzerConfig};
-use crate::document::Doc;
+use rayon::prelude::*;
+
+use super::check_field_name;
+use crate::document::{Doc, field_texts};
 use crate::error::{Error, Result};
 use crate::segment::{SegmentBuilder, SortedRun};
 
@@ -42,6 +45,8 @@ pub struct IndexBuilder {
     done_docs: usize,
     seen: DocidSet,
     duplicates: Duplicates,
+    /// A builder per other field (no store, docids checked here).
+    fields: Vec<(String, IndexBuilder)>,
 }
 
 impl IndexBuilder {
@@ -58,7 +63,28 @@ impl IndexBuilder {
             done_docs: 0,
             seen: DocidSet::default(),
             duplicates: Duplicates::Error,
+            fields: Vec::new(),
         })
+    }
+
+    /// Also indexes the fields `names` of each document, each as an index
+    /// of its own attached with [`Index::with_fields`] (Anserini's
+    /// `-fields`): a field's text is the member of that name of the
+    /// document's JSON ([`crate::document::field_texts`]), analyzed as the
+    /// main text is. Each field's builder has the memory budget too.
+    pub fn with_fields(mut self, names: &[String]) -> Result<Self> {
+        for (i, name) in names.iter().enumerate() {
+            check_field_name(name)?;
+            if names[..i].contains(name) {
+                return Err(Error::Argument(format!("field {name:?} is named twice")));
+            }
+            let config = self.analyzer.config().clone();
+            let field = IndexBuilder::new(config, false)?
+                .with_duplicates(Duplicates::Keep)
+                .with_memory_budget(self.budget);
+            self.fields.push((name.clone(), field));
+        }
+        Ok(self)
     }
 
     /// Sets what to do with a docid added twice (default: an error).
@@ -73,6 +99,9 @@ impl IndexBuilder {
     /// memory and build a little slower; 0 compresses after every batch.
     pub fn with_memory_budget(mut self, bytes: usize) -> Self {
         self.budget = bytes;
+        for (_, field) in &mut self.fields {
+            field.budget = bytes;
+        }
         self
     }
 
@@ -108,13 +137,15 @@ impl IndexBuilder {
     }
 
     /// Analyzes and adds a batch, in parallel. Fails, adding nothing, on an
-    /// empty or duplicate docid.
+    /// empty or duplicate docid, or a field that is not text.
     pub fn add_batch(&mut self, docs: Vec<Doc>) -> Result<()> {
         if self.len() + docs.len() > u32::MAX as usize {
             return Err(Error::Document(
                 "an index holds at most 4,294,967,295 documents".into(),
             ));
         }
+        let names: Vec<String> = self.fields.iter().map(|(n, _)| n.clone()).collect();
+        let field_docs = field_docs(&docs, &names)?;
         if self.duplicates == Duplicates::Keep {
             check_nonempty_docids(&docs, self.len())?;
         } else {
@@ -131,6 +162,9 @@ impl IndexBuilder {
             if self.segment.memory_bytes() >= self.budget {
                 self.flush()?;
             }
+        }
+        for ((_, field), docs) in self.fields.iter_mut().zip(field_docs) {
+            field.add_batch(docs)?;
         }
         Ok(())
     }
@@ -150,8 +184,10 @@ impl IndexBuilder {
         Ok(())
     }
 
-    /// Compresses what was added into an index of one segment.
+    /// Compresses what was added into an index of one segment (and one
+    /// per field).
     pub fn finish(mut self) -> Result<Index> {
+        let fields = std::mem::take(&mut self.fields);
         let segments = if self.done.is_empty() {
             let data = self.segment.finish()?;
             if data.is_empty() {
@@ -169,6 +205,39 @@ impl IndexBuilder {
             };
             vec![LiveSegment::new(run.into_segment()?)]
         };
-        Index::from_segments(self.analyzer, segments, None)
+        let index = Index::from_segments(self.analyzer, segments, None)?;
+        if fields.is_empty() {
+            return Ok(index);
+        }
+        let fields = fields
+            .into_iter()
+            .map(|(name, field)| Ok((name, field.finish()?)))
+            .collect::<Result<Vec<_>>>()?;
+        index.with_fields(fields)
     }
+}
+
+/// For each of the fields `names`, the documents `docs` with that field's
+/// text ([`field_texts`]), in parallel; an error names the document.
+pub(super) fn field_docs(docs: &[Doc], names: &[String]) -> Result<Vec<Vec<Doc>>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let texts = docs
+        .par_iter()
+        .map(|doc| {
+            field_texts(doc, names)
+                .map_err(|e| Error::Document(format!("document {:?}: {e}", doc.docid)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut out: Vec<Vec<Doc>> = names
+        .iter()
+        .map(|_| Vec::with_capacity(docs.len()))
+        .collect();
+    for (doc, texts) in docs.iter().zip(texts) {
+        for (field, text) in out.iter_mut().zip(texts) {
+            field.push(Doc::new(doc.docid.clone(), text));
+        }
+    }
+    Ok(out)
 }

@@ -4,12 +4,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::builder::field_docs;
 use super::duplicates::check_added_docids;
 use super::merge_policy::merge_policy;
 use super::{Duplicates, Index, LiveSegment};
 use crate::document::Doc;
 use crate::error::Result;
-use crate::segment::{Deletions, SegmentBuilder};
+use crate::segment::{Deletions, SegmentBuilder, SegmentData};
 
 impl Index {
     /// A new index with `deletes` removed and `adds` added as a new segment,
@@ -52,27 +53,63 @@ impl Index {
         check_added_docids(&docids, duplicates, |docid| {
             !deleted.contains(docid) && self.doc(docid).is_ok()
         })?;
-        let mut segments: Vec<LiveSegment> = self
-            .segments
-            .iter()
-            .zip(deletions)
-            .map(|(seg, del)| match del {
-                None => seg.clone(),
-                Some(del) => LiveSegment::with_deletions(
-                    seg.data.clone(),
-                    Some(Arc::new(del)),
-                    seg.name.clone(),
-                    None,
-                ),
+        let names: Vec<String> = self.fields.iter().map(|(n, _)| n.clone()).collect();
+        let field_adds = field_docs(&adds, &names)?;
+        let deletions: Vec<Option<Arc<Deletions>>> =
+            deletions.into_iter().map(|d| d.map(Arc::new)).collect();
+        let added = (!adds.is_empty())
+            .then(|| {
+                let mut builder = SegmentBuilder::new(self.analyzer.clone(), store);
+                builder.add(adds)?;
+                builder.finish()
             })
-            .collect();
-        if !adds.is_empty() {
-            let mut builder = SegmentBuilder::new(self.analyzer.clone(), store);
-            builder.add(adds)?;
-            segments.push(LiveSegment::new(builder.finish()?));
+            .transpose()?;
+        let segments = changed(&self.segments, &deletions, added)?;
+        let index = Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())?;
+        if names.is_empty() {
+            return Ok(index);
         }
-        segments.retain(|s| s.live_docs > 0);
-        let segments = merge_policy(segments)?;
-        Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
+        // The same changes to every field: the merge policy, which sees only
+        // segment sizes and deletions, then chooses the same merges.
+        let mut fields = Vec::with_capacity(names.len());
+        for ((name, field), adds) in self.fields.iter().zip(field_adds) {
+            let added = (!adds.is_empty())
+                .then(|| {
+                    let mut builder = SegmentBuilder::new(field.analyzer.clone(), false);
+                    builder.add(adds)?;
+                    builder.finish()
+                })
+                .transpose()?;
+            let segments = changed(&field.segments, &deletions, added)?;
+            let changed =
+                Index::from_segments(field.analyzer.clone(), segments, field.dir.clone())?;
+            fields.push((name.clone(), changed));
+        }
+        index.with_fields(fields)
     }
+}
+
+/// `segments` with `deletions` applied and the `added` segment appended,
+/// emptied segments dropped, then merged by the merge policy.
+fn changed(
+    segments: &[LiveSegment],
+    deletions: &[Option<Arc<Deletions>>],
+    added: Option<SegmentData>,
+) -> Result<Vec<LiveSegment>> {
+    let mut segments: Vec<LiveSegment> = segments
+        .iter()
+        .zip(deletions)
+        .map(|(seg, del)| match del {
+            None => seg.clone(),
+            Some(del) => LiveSegment::with_deletions(
+                seg.data.clone(),
+                Some(del.clone()),
+                seg.name.clone(),
+                None,
+            ),
+        })
+        .collect();
+    segments.extend(added.map(LiveSegment::new));
+    segments.retain(|s| s.live_docs > 0);
+    merge_policy(segments)
 }

@@ -7,7 +7,8 @@ use crate::docstore::{DocStoreWriter, StoredDoc};
 use crate::error::{Error, Result};
 
 impl Index {
-    /// A new index whose live documents are all in one segment.
+    /// A new index whose live documents are all in one segment; so are
+    /// those of each of its other fields.
     pub fn merged(&self) -> Result<Index> {
         let segments =
             if self.segments.len() <= 1 && !self.segments.iter().any(LiveSegment::has_deletions) {
@@ -15,7 +16,16 @@ impl Index {
             } else {
                 vec![merge(&self.segments)?]
             };
-        Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())
+        let index = Index::from_segments(self.analyzer.clone(), segments, self.dir.clone())?;
+        if !self.is_multifield() {
+            return Ok(index);
+        }
+        let fields = self
+            .fields
+            .iter()
+            .map(|(name, field)| Ok((name.clone(), field.merged()?)))
+            .collect::<Result<Vec<_>>>()?;
+        index.with_fields(fields)
     }
 }
 

@@ -20,6 +20,9 @@
 mod builder;
 mod changes;
 mod duplicates;
+mod fields;
+#[cfg(test)]
+mod fields_tests;
 mod live_segment;
 mod merge_policy;
 mod merger;
@@ -39,6 +42,7 @@ use crate::scoring::{CollectionStats, LengthMode};
 
 pub use builder::{DEFAULT_MEMORY_BUDGET, IndexBuilder};
 pub use duplicates::{Duplicates, check_added_docids};
+pub use fields::check_field_name;
 pub use live_segment::LiveSegment;
 use live_segment::term_union;
 pub use merge_policy::{MAX_DELETED_SHARE, MAX_SEGMENTS};
@@ -164,45 +168,6 @@ impl Index {
     /// from, if it was.
     pub fn lucene_version(&self) -> Option<&str> {
         self.lucene_version.as_deref()
-    }
-
-    /// This index with other fields of its documents searchable by name
-    /// (`fields=` of a search): each an index of the same documents, in
-    /// segments of the same sizes and deletions, with its own statistics.
-    pub fn with_fields(mut self, fields: Vec<(String, Index)>) -> Result<Index> {
-        let mut named = Vec::with_capacity(fields.len());
-        for (name, field) in fields {
-            let same = field.segments.len() == self.segments.len()
-                && field.segments.iter().zip(&self.segments).all(|(a, b)| {
-                    a.data.len() == b.data.len() && a.deletions.as_deref() == b.deletions.as_deref()
-                });
-            if !same || name == MAIN_FIELD || named.iter().any(|(n, _)| *n == name) {
-                return Err(Error::Argument(format!(
-                    "field {name:?} is not a distinct field of the same documents"
-                )));
-            }
-            named.push((name, Arc::new(field)));
-        }
-        self.fields = Arc::new(named);
-        Ok(self)
-    }
-
-    /// The index of field `name`: this one for [`MAIN_FIELD`].
-    pub fn field(&self, name: &str) -> Option<&Index> {
-        if name == MAIN_FIELD {
-            return Some(self);
-        }
-        self.fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, f)| &**f)
-    }
-
-    /// The names of the searchable fields, [`MAIN_FIELD`] first.
-    pub fn field_names(&self) -> Vec<&str> {
-        std::iter::once(MAIN_FIELD)
-            .chain(self.fields.iter().map(|(n, _)| n.as_str()))
-            .collect()
     }
 
     /// Builds a one-segment index from documents, with a document store if `store`.
@@ -497,7 +462,6 @@ impl Index {
     ) -> Result<Index> {
         let mut index = Index::from_segments(self.analyzer.clone(), segments, Some(dir))?;
         index.generation = generation;
-        index.fields = self.fields.clone();
         index.lucene_version = self.lucene_version.clone();
         Ok(index)
     }

@@ -54,14 +54,15 @@ impl Reorder {
 /// still go to the first copy added.
 pub fn reordered(index: &Index, config: &BisectionConfig) -> Result<Index> {
     let merged = index.merged()?;
-    let segments = match merged.segments() {
-        [] => Vec::new(),
+    let (segments, order) = match merged.segments() {
+        [] => (Vec::new(), Vec::new()),
         [one] => {
             let data = one.data();
             let forward = bisection::ForwardIndex::from_segment(data, config);
             let mut order = bisection::bisect(&forward, config);
             keep_copies_in_order(data, &mut order);
-            vec![LiveSegment::new(renumber::renumbered(data, &order)?)]
+            let segment = LiveSegment::new(renumber::renumbered(data, &order)?);
+            (vec![segment], order)
         }
         _ => {
             return Err(Error::Document(
@@ -69,7 +70,24 @@ pub fn reordered(index: &Index, config: &BisectionConfig) -> Result<Index> {
             ));
         }
     };
-    Index::from_segments(merged.analyzer.clone(), segments, None)
+    let index = Index::from_segments(merged.analyzer.clone(), segments, None)?;
+    if !merged.is_multifield() {
+        return Ok(index);
+    }
+    // The other fields' documents take the same numbers.
+    let mut fields = Vec::new();
+    for (name, field) in merged.extra_fields() {
+        let segments = match field.segments() {
+            [one] => vec![LiveSegment::new(renumber::renumbered(one.data(), &order)?)],
+            _ => Vec::new(),
+        };
+        let analyzer = field.analyzer.clone();
+        fields.push((
+            name.clone(),
+            Index::from_segments(analyzer, segments, None)?,
+        ));
+    }
+    index.with_fields(fields)
 }
 
 /// Gives the copies of each docid held more than once the positions of

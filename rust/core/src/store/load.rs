@@ -1,5 +1,6 @@
 //! Loading a saved index, checked; the latest saved state; verification.
 
+use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -49,6 +50,7 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
         .map(|s| open_segment(dir, s, meta.format_version, mmap, check_crc))
         .collect::<Result<Vec<_>>>()?;
     let mut index = Index::from_segments(analyzer, segments, Some(dir.to_path_buf()))?;
+    index.generation = meta.generation;
     if index.len() as u64 != meta.num_docs {
         return Err(Error::corrupted(
             dir.join(META_FILE),
@@ -58,22 +60,32 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
     if let Some(version) = &meta.lucene_version {
         index = index.from_lucene(version.clone());
     }
-    if !meta.fields.is_empty() {
-        let mut fields = Vec::with_capacity(meta.fields.len());
-        for name in &meta.fields {
-            let sub = dir.join(FIELDS_DIR).join(name);
-            let sub_meta = read_meta(&sub)?;
-            if !sub_meta.fields.is_empty() {
-                return Err(Error::corrupted(sub.join(META_FILE), "a field has fields"));
-            }
-            fields.push((name.clone(), open(&sub, &sub_meta, mmap, check_crc)?));
-        }
-        index = index
-            .with_fields(fields)
-            .map_err(|e| Error::corrupted(dir.join(META_FILE), e.to_string()))?;
+    if meta.fields.is_empty() {
+        return Ok(index);
     }
-    index.generation = meta.generation;
-    Ok(index)
+    let mut fields = Vec::with_capacity(meta.fields.len());
+    for field in &meta.fields {
+        let folder = dir.join(FIELDS_DIR).join(&field.name);
+        if !fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::corrupted(
+                &folder,
+                format!(
+                    "missing: the folder of field {:?} listed in meta.json",
+                    field.name
+                ),
+            ));
+        }
+        fields.push((
+            field.name.clone(),
+            open(&folder, &field.index, mmap, check_crc)?,
+        ));
+    }
+    index.with_fields(fields).map_err(|e| {
+        Error::corrupted(
+            dir.join(META_FILE),
+            format!("fields differ from the index: {e}"),
+        )
+    })
 }
 
 /// The latest saved state of `index`'s folder: `index` itself if no other

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{FORMAT_VERSION, KINDS, META_FILE, OLDEST_FORMAT_VERSION};
 use crate::analysis::AnalyzerConfig;
 use crate::error::{Error, Result};
+use crate::index::check_field_name;
 use crate::safe_fs;
 
 /// The first format version whose `meta.json` carries its own checksum.
@@ -72,10 +73,22 @@ pub struct IndexMeta {
     /// from, if it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lucene_version: Option<String>,
-    /// The other fields searched by name, each a complete index of the same
-    /// documents in the sub-folder `fields/<name>/`.
+    /// The other fields of a multifield index, each saved in its folder
+    /// `fields/<name>/` (absent from the JSON when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<String>,
+    pub fields: Vec<FieldMeta>,
+}
+
+/// One other field of a multifield index in `meta.json`: its name (its
+/// folder `fields/<name>/`) and the listing of that folder's files. This
+/// copy, not the folder's own `meta.json`, is the one loading follows, so
+/// the parent's `meta.json` commits the fields with the rest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldMeta {
+    /// The field's name.
+    pub name: String,
+    /// The field's index, as its folder's `meta.json` lists it.
+    pub index: IndexMeta,
 }
 
 /// The bytes of `meta.json` in `dir` and their JSON value, checked for
@@ -186,15 +199,24 @@ pub(super) fn check_seal(path: &Path, bytes: &[u8]) -> Result<()> {
 /// `<segment>.<kind>` and deletion files `<segment>.<generation>.del`.
 pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
     let bad = |message: String| Err(Error::corrupted(path, message));
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mut fields = HashSet::new();
-    for name in &meta.fields {
-        if !is_field_folder_name(name) || !fields.insert(name) {
-            return bad(format!(
-                "field {name:?} is not a field folder name, or listed twice"
-            ));
+    let mut field_names = HashSet::new();
+    for field in &meta.fields {
+        let name = field.name.as_str();
+        if let Err(e) = check_field_name(name) {
+            return bad(format!("field {name:?}: {e}"));
         }
+        if !field_names.insert(name) {
+            return bad(format!("field {name} is listed twice"));
+        }
+        if !field.index.fields.is_empty() {
+            return bad(format!("field {name} lists fields of its own"));
+        }
+        if field.index.num_docs != meta.num_docs {
+            return bad(format!("field {name} has another number of documents"));
+        }
+        check_listing(path, &field.index)?;
     }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let mut names = HashSet::new();
     for segment in &meta.segments {
         let name = segment.name.as_str();
@@ -244,15 +266,4 @@ pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether a field's name can name its folder `fields/<name>/`: letters,
-/// digits, `_`, `-` and `.`, not starting with `.` (no `..`, no separator).
-pub(crate) fn is_field_folder_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('.')
-        && name.len() <= 128
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }

@@ -10,6 +10,13 @@
 //! version (u32) and the magic `RSRN`, all little-endian. The exact layout of
 //! each file is documented in `docs/index-format.md`.
 //!
+//! **Fields.** A multifield index ([`Index::with_fields`](crate::index::Index::with_fields))
+//! keeps each other field as a complete index folder `fields/<name>/`
+//! (same documents, same segments, no document store). The parent's
+//! `meta.json` lists each field's files too, and that listing is the one
+//! loading follows: a save writes the field folders first and commits them
+//! with the parent's `meta.json`, so fields are as crash-safe as the rest.
+//!
 //! **Crash safety.** A save never modifies a file that `meta.json` lists: it
 //! writes new files (each through a temporary name, `fsync`ed, by
 //! [`crate::safe_fs::write_atomically`]), then
@@ -32,17 +39,14 @@
 //! followed, FIFOs and devices are refused, and sizes are checked before
 //! reading.
 //!
-//! **Fields.** The other fields of an index searched by name
-//! ([`Index::with_fields`](crate::index::Index::with_fields)) are each saved
-//! as a complete index folder `fields/<name>/`, before the parent's
-//! `meta.json`, which lists their names.
-//!
 //! Files: `footer.rs` (the footer of every binary file), `meta.rs`
 //! (`meta.json`: listing, checksum, reading), `write_lock.rs` (the writer
 //! lock), `segment_files.rs` (a segment's files, written and read back),
 //! `save.rs` (crash-safe saves and garbage collection), `load.rs` (loading,
 //! the latest state, verification) and `format1.rs` (format version 1).
 
+#[cfg(test)]
+mod fields_tests;
 mod footer;
 mod format1;
 mod load;
@@ -55,7 +59,7 @@ mod write_lock;
 
 pub(crate) use footer::{read_footer, with_footer};
 pub use load::{latest, load, verify};
-pub use meta::{FileEntry, IndexMeta, SegmentMeta, read_meta};
+pub use meta::{FieldMeta, FileEntry, IndexMeta, SegmentMeta, read_meta};
 pub use save::{save, save_locked};
 pub use write_lock::{WriteLock, lock};
 
@@ -66,9 +70,9 @@ pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// Files up to this size have their CRC32 checked on every load.
 pub const CRC_ON_LOAD_MAX: u64 = 64 << 20;
 const META_FILE: &str = "meta.json";
+/// The folder of a multifield index's other fields, one folder each.
+pub const FIELDS_DIR: &str = "fields";
 const LOCK_FILE: &str = "write.lock";
-/// The sub-folder holding the index of each other field, `fields/<name>/`.
-const FIELDS_DIR: &str = "fields";
 /// The per-segment files, in write order.
 const KINDS: [&str; 9] = [
     "docids", "lengths", "norms", "docrank", "terms", "terminfo", "blocks", "postings", "store",

@@ -8,14 +8,13 @@ use std::path::Path;
 use super::KINDS;
 use super::footer::with_footer;
 use super::meta::{
-    FileEntry, IndexMeta, SegmentMeta, is_field_folder_name, is_rserini_meta, meta_json, read_meta,
-    sealed,
+    FieldMeta, FileEntry, IndexMeta, SegmentMeta, is_rserini_meta, meta_json, read_meta, sealed,
 };
 use super::segment_files::segment_payloads;
 use super::write_lock::{WriteLock, lock};
 use super::{FIELDS_DIR, FORMAT_VERSION, LOCK_FILE, META_FILE};
 use crate::error::{Error, Result};
-use crate::index::{Index, LiveSegment};
+use crate::index::{Index, LiveSegment, check_field_name};
 use crate::safe_fs;
 
 fn write_file(dir: &Path, name: String, payload: Vec<u8>) -> Result<FileEntry> {
@@ -57,7 +56,8 @@ fn check_destination(dir: &Path) -> Result<()> {
                 return Ok(()); // A new folder (or an error `lock` reports).
             };
             let mut entries = entries.filter_map(|e| e.ok());
-            if entries.any(|e| e.file_name() != LOCK_FILE) {
+            // A `fields` folder without `meta.json`: a first save interrupted.
+            if entries.any(|e| e.file_name() != LOCK_FILE && e.file_name() != FIELDS_DIR) {
                 return foreign("it holds files and no meta.json");
             }
             Ok(())
@@ -74,6 +74,12 @@ fn check_destination(dir: &Path) -> Result<()> {
 }
 
 /// [`save`] for a caller holding the folder's [`WriteLock`], `lock`.
+///
+/// A multifield index's other fields are written first, each into its
+/// folder `fields/<name>/` ([`FIELDS_DIR`]) as a complete index of its own;
+/// the parent's `meta.json`, which lists every field's files, then commits
+/// them all at once. Files no longer listed (in the folder and in the field
+/// folders) and field folders no longer listed are removed last.
 pub fn save_locked(
     index: &Index,
     dir: &Path,
@@ -87,20 +93,111 @@ pub fn save_locked(
         Err(e) if dir.join(META_FILE).exists() => return Err(e),
         Err(_) => None,
     };
+    let mut field_metas = Vec::with_capacity(index.extra_fields().len());
+    let mut saved_fields = Vec::with_capacity(index.extra_fields().len());
+    for (name, field) in index.extra_fields() {
+        let (meta, saved) = save_field(name, field, dir, previous.as_ref())?;
+        field_metas.push(meta);
+        saved_fields.push((name.clone(), saved));
+    }
+    let (mut meta, persisted) = write_segments(index, dir, previous.as_ref())?;
+    meta.source = source;
+    meta.fields = field_metas;
+    safe_fs::sync_dir(dir)?;
+    safe_fs::write_atomically(dir, META_FILE, &sealed(&meta))?;
+    safe_fs::sync_dir(dir)?;
+    collect_garbage(dir, &meta);
+    for field in &meta.fields {
+        collect_garbage(&dir.join(FIELDS_DIR).join(&field.name), &field.index);
+    }
+    collect_stale_fields(dir, &meta);
+    let saved = index.persisted(dir.to_path_buf(), meta.generation, persisted)?;
+    if saved_fields.is_empty() {
+        return Ok(saved);
+    }
+    saved.with_fields(saved_fields)
+}
+
+/// Writes field `name` of an index being saved into `dir`: its new files
+/// and its folder's own `meta.json`, removing nothing (the parent's
+/// `meta.json` commits it). Its segment and generation numbers continue
+/// both its folder's `meta.json` and the parent's listing, so that no file
+/// either lists is ever overwritten.
+pub(super) fn save_field(
+    name: &str,
+    field: &Index,
+    dir: &Path,
+    parent: Option<&IndexMeta>,
+) -> Result<(FieldMeta, Index)> {
+    check_field_name(name)?;
+    if field.is_multifield() {
+        return Err(Error::Argument(format!(
+            "field {name:?} has fields of its own"
+        )));
+    }
+    let root = dir.join(FIELDS_DIR);
+    let folder = root.join(name);
+    for path in [&root, &folder] {
+        match fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::corrupted(
+                    path,
+                    "not a folder (a field folder is never a link or a file)",
+                ));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                fs::create_dir(path).map_err(|e| Error::io(path, e))?;
+            }
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    let listed = parent.and_then(|p| p.fields.iter().find(|f| f.name == name));
+    let own = read_meta(&folder).ok();
+    // The newer of the two listings (the folder's own may be ahead of the
+    // parent's after an interrupted save), numbers past both.
+    let mut previous = match (listed, own) {
+        (Some(l), Some(o)) if o.generation > l.index.generation => Some(o),
+        (Some(l), _) => Some(l.index.clone()),
+        (None, o) => o,
+    };
+    if let (Some(p), Some(l)) = (previous.as_mut(), listed) {
+        p.generation = p.generation.max(l.index.generation);
+        p.next_segment = p.next_segment.max(l.index.next_segment);
+    }
+    let (meta, persisted) = write_segments(field, &folder, previous.as_ref())?;
+    safe_fs::sync_dir(&folder)?;
+    safe_fs::write_atomically(&folder, META_FILE, &sealed(&meta))?;
+    safe_fs::sync_dir(&folder)?;
+    safe_fs::sync_dir(&root)?;
+    let saved = field.persisted(folder, meta.generation, persisted)?;
+    let meta = FieldMeta {
+        name: name.to_owned(),
+        index: meta,
+    };
+    Ok((meta, saved))
+}
+
+/// Writes the segment files of `index` that `dir` does not hold yet (after
+/// the `previous` listing of `dir`) and returns the new listing, not yet
+/// written, with the segments recorded as saved there.
+fn write_segments(
+    index: &Index,
+    dir: &Path,
+    previous: Option<&IndexMeta>,
+) -> Result<(IndexMeta, Vec<LiveSegment>)> {
     // Files of an older format are rewritten, not reused.
     let same_dir = index.dir().is_some_and(|d| same_path(d, dir))
-        && previous
-            .as_ref()
-            .is_some_and(|m| m.format_version == FORMAT_VERSION);
-    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
-    let mut next_segment = previous.as_ref().map_or(1, |m| m.next_segment);
+        && previous.is_some_and(|m| m.format_version == FORMAT_VERSION);
+    let generation = previous.map_or(1, |m| m.generation + 1);
+    let mut next_segment = previous.map_or(1, |m| m.next_segment);
     let mut metas = Vec::with_capacity(index.segments().len());
     let mut persisted = Vec::with_capacity(index.segments().len());
     for segment in index.segments() {
         let reuse = same_dir
             .then(|| segment.name())
             .flatten()
-            .and_then(|name| previous.as_ref()?.segments.iter().find(|s| s.name == name));
+            .and_then(|name| previous?.segments.iter().find(|s| s.name == name));
         let (name, files) = match reuse {
             Some(meta) => (meta.name.clone(), meta.files.clone()),
             None => {
@@ -145,42 +242,47 @@ pub fn save_locked(
             deleted_in_stats: segment.stats_count_deleted,
         });
     }
-    let fields = save_fields(index, dir)?;
     let meta = IndexMeta {
         format: "rserini-index".into(),
         format_version: FORMAT_VERSION,
         rserini_version: env!("CARGO_PKG_VERSION").into(),
         generation,
         analyzer: index.analyzer().config().clone(),
-        source,
+        source: None,
         next_segment,
         num_docs: index.len() as u64,
         segments: metas,
         lucene_version: index.lucene_version().map(str::to_owned),
-        fields,
+        fields: Vec::new(),
     };
-    safe_fs::sync_dir(dir)?;
-    safe_fs::write_atomically(dir, META_FILE, &sealed(&meta))?;
-    safe_fs::sync_dir(dir)?;
-    collect_garbage(dir, &meta);
-    index.persisted(dir.to_path_buf(), generation, persisted)
+    Ok((meta, persisted))
 }
 
-/// Saves each other field of `index` into `fields/<name>/` of `dir`; returns
-/// their names.
-fn save_fields(index: &Index, dir: &Path) -> Result<Vec<String>> {
-    let mut names = Vec::new();
-    for name in index.field_names().into_iter().skip(1) {
-        if !is_field_folder_name(name) {
-            return Err(Error::Argument(format!(
-                "field {name:?} cannot be saved: a saved field's name is made of letters, digits, _, - and . (not first)"
-            )));
-        }
-        let field = index.field(name).expect("a listed field");
-        save(field, &dir.join(FIELDS_DIR).join(name), None)?;
-        names.push(name.to_owned());
+/// Removes the field folders of ours under `fields/` that `meta` no longer
+/// lists (those holding an rserini `meta.json`), and `fields/` itself once
+/// empty. Best effort, as [`collect_garbage`].
+fn collect_stale_fields(dir: &Path, meta: &IndexMeta) {
+    let root = dir.join(FIELDS_DIR);
+    if !fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir()) {
+        return;
     }
-    Ok(names)
+    let Ok(entries) = fs::read_dir(&root) else {
+        return;
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let listed = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| meta.fields.iter().any(|f| f.name == n));
+        let ours = entry.file_type().is_ok_and(|t| t.is_dir())
+            && meta_json(&entry.path()).is_ok_and(|(_, v)| is_rserini_meta(&v));
+        if !listed && ours {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+    if meta.fields.is_empty() {
+        let _ = fs::remove_dir(&root); // Fails, as it should, if not empty.
+    }
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {
