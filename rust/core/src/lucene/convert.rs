@@ -12,8 +12,9 @@
 //! documents with the field) are checked against the lists.
 //!
 //! Segments and fields convert in parallel (rayon's pool), and a segment's
-//! stored documents are read while its lengths are summed; errors are the
-//! ones a conversion one step after the other would report first.
+//! stored documents are read while its lengths are summed. The error
+//! reported is the one a conversion step by step would report first, except
+//! between the other fields (whichever fails first).
 
 use std::path::Path;
 use std::sync::Arc;
