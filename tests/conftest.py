@@ -20,6 +20,15 @@ def pytest_report_header() -> str:
     return f"rserini {rserini.__version__} imported from {where}; data: {DATA}"
 
 
+@pytest.fixture(autouse=True)
+def _lucene_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test keeps the conversions of Lucene folders in a cache folder of its own (never
+    the user's): no test reads another's conversion of a folder it then damaged."""
+    monkeypatch.setenv("RSERINI_CACHE", str(tmp_path_factory.mktemp("rserini-cache")))
+
+
 @pytest.fixture
 def tiny_index() -> rserini.Index:
     return rserini.Index.build(TINY, progress=False)

@@ -600,9 +600,18 @@ class Index:
         document per file, docid = relative path; a file whose path is not UTF-8 is
         left out, since no docid names it losslessly."""
     @staticmethod
-    def load(path: StrPath, *, mmap: bool = True) -> Index:
+    def load(path: StrPath, *, mmap: bool = True, cache: bool | StrPath = True) -> Index:
         """Opens an index saved with :meth:`save`; ``mmap`` maps its large files
         (milliseconds to open, pages shared between processes) instead of reading them.
+
+        A Lucene index folder (Anserini's, Pyserini's) is converted into rserini's
+        format once and the conversion kept in a cache outside the folder, which is
+        never written: ``cache=True`` uses rserini's cache folder (``$RSERINI_CACHE``,
+        else ``$XDG_CACHE_HOME/rserini``, else ``~/.cache/rserini``), a path uses that
+        folder instead, ``False`` converts in memory and writes nothing. A new commit
+        of the Lucene index is converted again; a damaged cache entry is never used. A
+        cache that cannot be written (read-only, full) gives a ``RuntimeWarning`` and
+        the conversion in memory.
 
         Raises
         ------

@@ -84,6 +84,9 @@ class IndexReader:
     ----------
     index_dir
         An rserini index folder, a Lucene index folder, or an open :class:`rserini.Index`.
+    cache
+        For a Lucene folder: where its conversion is kept, as :meth:`rserini.Index.load`
+        takes it (``False``: converted in memory, nothing written).
 
     Raises
     ------
@@ -93,8 +96,15 @@ class IndexReader:
         If it is neither a readable rserini index nor a readable Lucene index.
     """
 
-    def __init__(self, index_dir: str | os.PathLike[str] | Index) -> None:
-        self.index = index_dir if isinstance(index_dir, Index) else Index.load(index_dir)
+    def __init__(
+        self,
+        index_dir: str | os.PathLike[str] | Index,
+        *,
+        cache: bool | str | os.PathLike[str] = True,
+    ) -> None:
+        self.index = (
+            index_dir if isinstance(index_dir, Index) else Index.load(index_dir, cache=cache)
+        )
         # The folder, if given as one.
         self.path = None if isinstance(index_dir, Index) else os.fspath(index_dir)
         # Whether it is a Lucene index folder.
@@ -109,7 +119,12 @@ class IndexReader:
 
     @classmethod
     def from_prebuilt_index(
-        cls, prebuilt_index_name: str, verbose: bool = False, *, download: bool = True
+        cls,
+        prebuilt_index_name: str,
+        verbose: bool = False,
+        *,
+        download: bool = True,
+        cache: bool | str | os.PathLike[str] = True,
     ) -> IndexReader:
         """Opens one of Pyserini's prebuilt Lucene indexes by name (see
         :meth:`rserini.pyserini.LuceneSearcher.from_prebuilt_index`) and checks its document
@@ -123,7 +138,7 @@ class IndexReader:
         from rserini.lucene.prebuilt import prebuilt_index, prebuilt_index_path
 
         path = prebuilt_index_path(prebuilt_index_name, download=download)
-        reader = cls(path)
+        reader = cls(path, cache=cache)
         info = prebuilt_index(prebuilt_index_name)
         stats = reader.stats()
         for name, expected in (("documents", info.documents), ("total_terms", info.total_terms)):

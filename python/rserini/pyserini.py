@@ -227,6 +227,10 @@ class LuceneSearcher:
         The BM25 parameters to start with, as :meth:`set_bm25` takes them (Lucene's
         BM25: ``variant="lucene"``, ``length="lucene"``); Pyserini's defaults,
         :data:`rserini.DEFAULT_K1` and :data:`rserini.DEFAULT_B`, when ``None``.
+    cache
+        For a Lucene folder: where its conversion into rserini's format is kept and
+        reused, as :meth:`rserini.Index.load` takes it (``True``: rserini's cache
+        folder; ``False``: converted in memory, nothing written).
 
     Raises
     ------
@@ -241,14 +245,18 @@ class LuceneSearcher:
     """
 
     def __init__(
-        self, index_dir: str | os.PathLike[str] | Index, *, scoring: Bm25 | None = None
+        self,
+        index_dir: str | os.PathLike[str] | Index,
+        *,
+        scoring: Bm25 | None = None,
+        cache: bool | str | os.PathLike[str] = True,
     ) -> None:
         if isinstance(index_dir, Index):
             self.index = index_dir
             self.index_dir = str(index_dir.path) if index_dir.path is not None else None
         else:
             self.index_dir = os.fspath(index_dir)
-            self.index = Index.load(index_dir)
+            self.index = Index.load(index_dir, cache=cache)
         # Whether the index is a Lucene folder (stored fields as Anserini's).
         self.lucene: bool = is_lucene(index_dir)
         # Whether that folder stores the contents field, read on first need.
@@ -268,7 +276,12 @@ class LuceneSearcher:
 
     @classmethod
     def from_prebuilt_index(
-        cls, prebuilt_index_name: str, verbose: bool = False, *, download: bool = True
+        cls,
+        prebuilt_index_name: str,
+        verbose: bool = False,
+        *,
+        download: bool = True,
+        cache: bool | str | os.PathLike[str] = True,
     ) -> LuceneSearcher:
         """Opens one of Pyserini's prebuilt Lucene indexes by name, as Pyserini does: the
         copy in Pyserini's cache (``$PYSERINI_CACHE`` or ``~/.cache/pyserini``) with no
@@ -283,6 +296,8 @@ class LuceneSearcher:
             Say what is opened, on stdout.
         download
             Allow downloading; when false only the cache is looked at.
+        cache
+            Where the conversion into rserini's format is kept, as for the constructor.
 
         Raises
         ------
@@ -303,7 +318,7 @@ class LuceneSearcher:
         path = prebuilt_index_path(prebuilt_index_name, download=download)
         if verbose:
             print(f"Initializing {prebuilt_index_name} from {path}...")
-        return cls(path)
+        return cls(path, cache=cache)
 
     def set_bm25(self, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
         """Sets the BM25 parameters of later searches.

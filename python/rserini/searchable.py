@@ -128,16 +128,17 @@ class Searchable(Protocol):
         ...
 
 
-def open_searchable(path: str | Path) -> Searchable:
+def open_searchable(path: str | Path, *, cache: bool | str | Path = True) -> Searchable:
     """The index in ``path``, or the sharded index (searched as one) if it is one; a
     missing, empty or foreign folder is :func:`rserini.folders.check_index_folder`'s
-    error, which says what it is."""
+    error, which says what it is. ``cache`` is :meth:`rserini.Index.load`'s, for a
+    Lucene folder."""
     path = Path(path)
     if check_index_folder(path) is FolderKind.SHARDED:
         from rserini.distributed import ShardedIndex
 
         return ShardedIndex.open(path)
-    return Index.load(path)
+    return Index.load(path, cache=cache)
 
 
 def ranked(

@@ -143,9 +143,11 @@ INDEX_HELP = (
 )
 
 
-def add_index_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+def add_index_args(
+    p: argparse.ArgumentParser, *, required: bool = True, converts: bool = True
+) -> None:
     """Adds ``--index`` and its alternative ``--prebuilt`` (one of them is needed when
-    ``required``)."""
+    ``required``), and ``--no-cache`` if the command ``converts`` a Lucene index."""
     g = p.add_mutually_exclusive_group(required=required)
     g.add_argument("--index", type=Path, default=None, help=INDEX_HELP)
     g.add_argument(
@@ -156,6 +158,14 @@ def add_index_args(p: argparse.ArgumentParser, *, required: bool = True) -> None
         "beir-v1.0.0-scifact.flat): the copy in Pyserini's cache ($PYSERINI_CACHE or "
         "~/.cache/pyserini), else downloaded there with its md5 checked",
     )
+    if converts:
+        p.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="convert a Lucene index in memory, writing no conversion cache (by "
+            "default the conversion is kept in $RSERINI_CACHE, else "
+            "$XDG_CACHE_HOME/rserini or ~/.cache/rserini, and reused)",
+        )
 
 
 def index_folder(args: argparse.Namespace) -> Path | None:

@@ -127,7 +127,7 @@ def add_commands(sub: Subcommands) -> None:
         "sharded folder: its shards, each described; of a Lucene index (or --prebuilt "
         "NAME): the Lucene version, commit generation, documents, segments and fields.",
     )
-    add_index_args(p)
+    add_index_args(p, converts=False)
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.add_argument(
         "--verify",

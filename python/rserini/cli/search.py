@@ -168,7 +168,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
     folder = index_folder(args)
     if folder is None:
         return _search_project(args, query)
-    index = open_searchable(folder)
+    index = open_searchable(folder, cache=not args.no_cache)
     options = model_kwargs(args) | fields_kwargs(args)
     hits = ranked(index, query, args.k, algorithm=args.algorithm, **options)
     docs = [None] * len(hits) if args.no_text else stored_docs(index, [d for d, _ in hits])
@@ -222,7 +222,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise SystemExit("error: --pyserini, --rm3 and --rocchio run on one index, not shards")
     if args.pyserini:
         return _run_as_pyserini(args, folder, _queries(args))
-    index = open_searchable(folder)
+    index = open_searchable(folder, cache=not args.no_cache)
     queries = _queries(args)
     for qid, _ in queries:
         check_run_ids(qid, [])  # before a long search, not after
@@ -275,7 +275,7 @@ def _run_as_pyserini(args: argparse.Namespace, index: Path, queries: list[tuple[
         raise SystemExit(
             "error: --pyserini reproduces Lucene BM25 or --qld: drop --model/--variant/--length"
         )
-    searcher = LuceneSearcher(index)
+    searcher = LuceneSearcher(index, cache=not args.no_cache)
     searcher.set_bm25(args.k1, args.b)
     if args.model == "qld":
         searcher.set_qld(args.mu)
@@ -307,6 +307,6 @@ def _run_as_pyserini(args: argparse.Namespace, index: Path, queries: list[tuple[
 def _cmd_explain(args: argparse.Namespace) -> int:
     folder = index_folder(args)
     assert folder is not None  # argparse requires --index or --prebuilt
-    index = open_searchable(folder)
+    index = open_searchable(folder, cache=not args.no_cache)
     print(index.explain(" ".join(args.query), args.docid, **model_kwargs(args)), end="")
     return 0

@@ -12,7 +12,8 @@
 //! - [`shards`]: collection statistics summed over shards and the merge of
 //!   their top k;
 //! - [`writer`] and [`store`]: changes committed and saved crash-safely;
-//!   [`lucene`]: Lucene index folders read (never written);
+//!   [`lucene`]: Lucene index folders read (never written), their
+//!   conversions kept in [`lucene_cache`];
 //! - [`fusion`]: reciprocal-rank fusion; [`project`]: a source tree walked
 //!   and chunked for search;
 //! - [`compat`]: engines that reproduce another library's results exactly
@@ -46,6 +47,7 @@ pub mod fusion;
 pub mod impacts;
 pub mod index;
 pub mod lucene;
+pub mod lucene_cache;
 pub mod postings;
 pub mod project;
 pub mod reorder;

@@ -481,6 +481,7 @@ impl Index {
     ) -> Result<Index> {
         let mut index = Index::from_segments(self.analyzer.clone(), segments, Some(dir))?;
         index.generation = generation;
+        index.lucene_version = self.lucene_version.clone();
         Ok(index)
     }
 }

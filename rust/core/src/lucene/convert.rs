@@ -10,9 +10,16 @@
 //! tokens), the length becomes the one the norm stands for, so scores use
 //! Lucene's norms. The field statistics in `.tmd` (sum of frequencies,
 //! documents with the field) are checked against the lists.
+//!
+//! Segments and fields convert in parallel (rayon's pool), and a segment's
+//! stored documents are read while its lengths are summed. The error
+//! reported is the one a conversion step by step would report first, except
+//! between the other fields (whichever fails first).
 
 use std::path::Path;
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use super::field_infos::{FieldInfo, IndexOptions};
 use super::reader::{CONTENTS_FIELD, LuceneIndex, LuceneSegment};
@@ -38,13 +45,19 @@ pub struct ConversionReport {
 /// every other text field (Anserini's `-fields`) by name.
 pub fn load(path: &Path) -> Result<Index> {
     let lucene = LuceneIndex::open(path)?;
-    let (index, _) = convert(&lucene, CONTENTS_FIELD)?;
-    let mut others = Vec::new();
-    for name in text_fields(&lucene) {
-        if name != CONTENTS_FIELD {
-            others.push((name.clone(), convert_field(&lucene, &name, false)?.0));
-        }
-    }
+    // The fields in parallel; the main field's error first.
+    let (index, others) = rayon::join(
+        || convert(&lucene, CONTENTS_FIELD),
+        || {
+            text_fields(&lucene)
+                .into_par_iter()
+                .filter(|name| name != CONTENTS_FIELD)
+                .map(|name| Ok((name.clone(), convert_field(&lucene, &name, false)?.0)))
+                .collect::<Result<Vec<_>>>()
+        },
+    );
+    let (index, _) = index?;
+    let others = others?;
     let version = lucene.commit.lucene_version.to_string();
     Ok(index.with_fields(others)?.from_lucene(version))
 }
@@ -78,9 +91,20 @@ fn convert_field(
 ) -> Result<(Index, ConversionReport)> {
     let analyzer = Arc::new(Analyzer::preset("lucene-english")?);
     let mut report = ConversionReport::default();
-    let mut segments = Vec::with_capacity(lucene.segments.len());
-    for segment in &lucene.segments {
-        segments.push(convert_segment(segment, field, store, &mut report)?);
+    // Segments in parallel; the first error in commit order, as one by one.
+    let converted: Vec<Result<(LiveSegment, ConversionReport)>> = lucene
+        .segments
+        .par_iter()
+        .map(|segment| {
+            let mut report = ConversionReport::default();
+            convert_segment(segment, field, store, &mut report).map(|s| (s, report))
+        })
+        .collect();
+    let mut segments = Vec::with_capacity(converted.len());
+    for result in converted {
+        let (segment, found) = result?;
+        report.norm_mismatches += found.norm_mismatches;
+        segments.push(segment);
     }
     Ok((Index::from_segments(analyzer, segments, None)?, report))
 }
@@ -117,28 +141,26 @@ fn convert_segment(
     report: &mut ConversionReport,
 ) -> Result<LiveSegment> {
     let max_doc = segment.max_doc();
-    let docs = segment.documents()?;
-    let mut lengths = vec![0u32; max_doc as usize];
     let info = segment
         .fields
         .by_name(field)
         .filter(|f| f.index_options != IndexOptions::None);
-    let terms = match info {
-        Some(info) => Some(open_terms(segment, info)?),
-        None => None,
-    };
-    // Pass 1: exact lengths.
+    // The stored documents are read while pass 1 runs (the stored fields'
+    // errors first, as read one after the other).
+    let (docs, terms) = rayon::join(
+        || segment.documents(),
+        || -> Result<_> {
+            let Some(info) = info else {
+                return Ok((None, vec![0u32; max_doc as usize]));
+            };
+            let (terms, i) = open_terms(segment, info)?;
+            let lengths = exact_lengths(segment, &terms, i, max_doc)?;
+            Ok((Some((terms, i)), lengths))
+        },
+    );
+    let docs = docs?;
+    let (terms, mut lengths) = terms?;
     let (mut list_docs, mut list_freqs) = (Vec::new(), Vec::new());
-    if let Some((terms, i)) = &terms {
-        let mut walk = terms.terms(*i);
-        while walk.next()?.is_some() {
-            walk.postings(&mut list_docs, &mut list_freqs)?;
-            for (&d, &f) in list_docs.iter().zip(&list_freqs) {
-                lengths[d as usize] = lengths[d as usize].saturating_add(f);
-            }
-        }
-        check_stats(segment, terms, *i, &lengths)?;
-    }
     if let Some(norms) = segment.norms(field) {
         for (doc, length) in lengths.iter_mut().enumerate() {
             if !norms.present[doc] {
@@ -188,6 +210,27 @@ fn convert_segment(
         Arc::new(set)
     });
     Ok(LiveSegment::counting_deleted(Arc::new(data), deletions))
+}
+
+/// Pass 1: each document's exact length, the sum of its term frequencies,
+/// checked against the field statistics.
+fn exact_lengths(
+    segment: &LuceneSegment,
+    terms: &SegmentTerms<'_>,
+    i: usize,
+    max_doc: u32,
+) -> Result<Vec<u32>> {
+    let mut lengths = vec![0u32; max_doc as usize];
+    let (mut list_docs, mut list_freqs) = (Vec::new(), Vec::new());
+    let mut walk = terms.terms(i);
+    while walk.next()?.is_some() {
+        walk.postings(&mut list_docs, &mut list_freqs)?;
+        for (&d, &f) in list_docs.iter().zip(&list_freqs) {
+            lengths[d as usize] = lengths[d as usize].saturating_add(f);
+        }
+    }
+    check_stats(segment, terms, i, &lengths)?;
+    Ok(lengths)
 }
 
 /// The `contents` of a raw document that Anserini stored as JSON (its

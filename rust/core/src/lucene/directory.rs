@@ -100,6 +100,11 @@ impl Directory {
         &self.path
     }
 
+    /// The names of the folder's entries, sorted.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// The name and generation of the newest commit (`segments_N` with the
     /// largest N).
     pub fn newest_commit(&self) -> Result<(String, u64)> {

@@ -2,8 +2,10 @@
 //! memory-mapped, nothing in the Lucene folder is ever written or locked.
 //!
 //! Supported: Lucene 9.0 to 9.9 (`Lucene90`..`Lucene99` codecs with their
-//! postings formats). A Lucene index is converted once into an
-//! [`crate::index::Index`], so every search path works on it.
+//! postings formats). A Lucene index is converted into an
+//! [`crate::index::Index`], so every search path works on it, once: the
+//! conversion is kept in rserini's own format outside the Lucene folder
+//! ([`crate::lucene_cache`]).
 
 mod compression;
 pub mod convert;

@@ -57,6 +57,9 @@ fn open(dir: &Path, meta: &IndexMeta, mmap: bool, check_crc: bool) -> Result<Ind
             "document count differs from the segments",
         ));
     }
+    if let Some(version) = &meta.lucene_version {
+        index = index.from_lucene(version.clone());
+    }
     if meta.fields.is_empty() {
         return Ok(index);
     }

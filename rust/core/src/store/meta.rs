@@ -41,6 +41,10 @@ pub struct SegmentMeta {
     pub deletions: Option<FileEntry>,
     /// The segment's data files.
     pub files: Vec<FileEntry>,
+    /// Whether its deleted documents still count in the collection
+    /// statistics (a segment converted from Lucene, as Lucene counts them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deleted_in_stats: bool,
 }
 
 /// The content of `meta.json`.
@@ -65,6 +69,10 @@ pub struct IndexMeta {
     pub num_docs: u64,
     /// The segments, in global-id order.
     pub segments: Vec<SegmentMeta>,
+    /// The Lucene version that wrote the commit this index was converted
+    /// from, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lucene_version: Option<String>,
     /// The other fields of a multifield index, each saved in its folder
     /// `fields/<name>/` (absent from the JSON when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

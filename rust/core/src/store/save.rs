@@ -225,18 +225,21 @@ fn write_segments(
                 del.to_bytes(),
             )?),
         };
-        persisted.push(LiveSegment::with_deletions(
-            segment.data.clone(),
-            segment.deletions.clone(),
-            Some(name.clone()),
-            deletions.as_ref().map(|f| f.name.clone()),
-        ));
+        let mut saved = if segment.stats_count_deleted {
+            segment.clone()
+        } else {
+            LiveSegment::with_deletions(segment.data.clone(), segment.deletions.clone(), None, None)
+        };
+        saved.name = Some(name.clone());
+        saved.deletions_file = deletions.as_ref().map(|f| f.name.clone());
+        persisted.push(saved);
         metas.push(SegmentMeta {
             name,
             num_docs: segment.data().len() as u64,
             num_deleted: segment.deletions().map_or(0, |d| d.count() as u64),
             deletions,
             files,
+            deleted_in_stats: segment.stats_count_deleted,
         });
     }
     let meta = IndexMeta {
@@ -249,6 +252,7 @@ fn write_segments(
         next_segment,
         num_docs: index.len() as u64,
         segments: metas,
+        lucene_version: index.lucene_version().map(str::to_owned),
         fields: Vec::new(),
     };
     Ok((meta, persisted))

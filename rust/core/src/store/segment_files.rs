@@ -231,10 +231,12 @@ pub(super) fn open_segment(
         store,
         lexicon: Default::default(),
     };
-    Ok(LiveSegment::with_deletions(
-        Arc::new(data),
-        deletions,
-        Some(meta.name.clone()),
-        meta.deletions.as_ref().map(|f| f.name.clone()),
-    ))
+    let mut segment = if meta.deleted_in_stats {
+        LiveSegment::counting_deleted(Arc::new(data), deletions)
+    } else {
+        LiveSegment::with_deletions(Arc::new(data), deletions, None, None)
+    };
+    segment.name = Some(meta.name.clone());
+    segment.deletions_file = meta.deletions.as_ref().map(|f| f.name.clone());
+    Ok(segment)
 }

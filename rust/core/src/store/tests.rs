@@ -28,8 +28,10 @@ fn meta(segments: &[&str]) -> IndexMeta {
                     bytes: 20,
                     crc32: 0,
                 }],
+                deleted_in_stats: false,
             })
             .collect(),
+        lucene_version: None,
         fields: Vec::new(),
     }
 }

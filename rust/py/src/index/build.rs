@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rserini_core::analysis::AnalyzerConfig;
@@ -23,6 +24,24 @@ use crate::threads::detached;
 
 /// Documents handed to the core per batch when building from Python objects.
 const PY_BATCH: usize = 20_000;
+
+/// The `cache=` of `Index.load`: on or off, or the cache folder.
+#[derive(FromPyObject)]
+pub enum CacheArg {
+    Enabled(bool),
+    Folder(PathBuf),
+}
+
+impl CacheArg {
+    /// The cache folder to use, if any.
+    fn root(&self) -> Option<PathBuf> {
+        match self {
+            CacheArg::Enabled(true) => rserini_core::lucene_cache::default_root(),
+            CacheArg::Enabled(false) => None,
+            CacheArg::Folder(path) => Some(path.clone()),
+        }
+    }
+}
 
 /// An analyzer given by preset name or as an `Analyzer` object.
 #[derive(FromPyObject)]
@@ -278,6 +297,15 @@ impl PyIndex {
     /// Opens an index saved with :meth:`save`; ``mmap`` maps its large files
     /// (milliseconds to open, pages shared between processes) instead of reading them.
     ///
+    /// A Lucene index folder (Anserini's, Pyserini's) is converted into rserini's
+    /// format once and the conversion kept in a cache outside the folder, which is
+    /// never written: ``cache=True`` uses rserini's cache folder (``$RSERINI_CACHE``,
+    /// else ``$XDG_CACHE_HOME/rserini``, else ``~/.cache/rserini``), a path uses that
+    /// folder instead, ``False`` converts in memory and writes nothing. A new commit
+    /// of the Lucene index is converted again; a damaged cache entry is never used. A
+    /// cache that cannot be written (read-only, full) gives a ``RuntimeWarning`` and
+    /// the conversion in memory.
+    ///
     /// Raises
     /// ------
     /// FileNotFoundError
@@ -290,15 +318,23 @@ impl PyIndex {
     /// MemoryError
     ///     If ``mmap=False`` and a file does not fit in memory.
     #[staticmethod]
-    #[pyo3(signature = (path, *, mmap = true))]
-    fn load(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Self> {
-        let (index, source) = detached(py, None, || {
-            let source = match rserini_core::lucene::is_lucene_folder(&path) {
-                true => None,
-                false => store::read_meta(&path)?.source,
-            };
-            Ok((store::load(&path, mmap)?, source))
+    #[pyo3(signature = (path, *, mmap = true, cache = CacheArg::Enabled(true)))]
+    #[pyo3(text_signature = "(path, *, mmap=True, cache=True)")]
+    fn load(py: Python<'_>, path: PathBuf, mmap: bool, cache: CacheArg) -> PyResult<Self> {
+        let (index, source, warning) = detached(py, None, || {
+            if rserini_core::lucene::is_lucene_folder(&path) {
+                let root = cache.root();
+                let opened = rserini_core::lucene_cache::open(&path, root.as_deref(), mmap)?;
+                return Ok((opened.index, None, opened.warning));
+            }
+            let source = store::read_meta(&path)?.source;
+            Ok((store::load(&path, mmap)?, source, None))
         })?;
+        if let Some(warning) = warning {
+            let message = std::ffi::CString::new(warning.replace('\0', " "))
+                .expect("no NUL left in the message");
+            PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
+        }
         Ok(PyIndex::new(index, source))
     }
 }
