@@ -23,7 +23,7 @@ from support import cli
 
 ONE_SEGMENT = LUCENE_DATA / "9.9.1" / "adi-1seg-raw"
 FIELDS = LUCENE_DATA / "9.9.1" / "adi-3files-2threads-fields-title-raw"
-DELETIONS = LUCENE_DATA / "9.9.1" / "adi-3files-2threads-raw-del5"
+DELETIONS = LUCENE_DATA / "9.3.0" / "adi-3files-2threads-raw-del5"
 QUERIES = ["information retrieval", "library catalog indexing", "computer documentation"]
 
 

@@ -81,8 +81,8 @@ fn meta_identity(entry: &Path) -> (u64, i64, i64) {
 #[test]
 fn the_second_open_reads_the_entry_and_ranks_as_the_conversion() {
     for name in [
-        "9.9.1-adi-1seg",
-        "9.9.1-adi-1seg-raw-del5",
+        "9.9.1/adi-1seg-raw",
+        "9.3.0/adi-3files-2threads-raw-del5",
         "9.9.1/adi-3files-2threads-fields-title-raw",
         "9.3.0/adi-3files-2threads-cfs-drop3",
     ] {
@@ -133,7 +133,7 @@ fn the_second_open_reads_the_entry_and_ranks_as_the_conversion() {
 
 #[test]
 fn the_key_follows_the_content_not_the_path() {
-    let (a, b) = (copy_of("9.9.1-adi-1seg"), copy_of("9.9.1-adi-1seg"));
+    let (a, b) = (copy_of("9.9.1/adi-1seg-raw"), copy_of("9.9.1/adi-1seg-raw"));
     let key = cache_key(a.path()).unwrap();
     assert_eq!(key, cache_key(b.path()).unwrap());
     assert_eq!(key.len(), 32);
@@ -152,14 +152,14 @@ fn the_key_follows_the_content_not_the_path() {
 #[test]
 fn a_new_commit_gets_a_new_entry() {
     let root = tempfile::tempdir().unwrap();
-    let lucene = copy_of("9.9.1-adi-1seg");
+    let lucene = copy_of("9.9.1/adi-1seg-raw");
     let first = open(lucene.path(), Some(root.path()), true).unwrap();
     assert!(matches!(first.cache, CacheUse::Written(_)));
     // The folder now holds another index (deletions: a new commit).
     for e in fs::read_dir(lucene.path()).unwrap() {
         fs::remove_file(e.unwrap().path()).unwrap();
     }
-    copy_into("9.9.1-adi-1seg-raw-del5", lucene.path());
+    copy_into("9.3.0/adi-3files-2threads-raw-del5", lucene.path());
     let second = open(lucene.path(), Some(root.path()), true).unwrap();
     assert!(
         matches!(second.cache, CacheUse::Written(_)),
@@ -174,7 +174,7 @@ fn a_new_commit_gets_a_new_entry() {
 
 #[test]
 fn a_damaged_entry_is_converted_again() {
-    let lucene = fixture("9.9.1/adi-3files-2threads-raw-del5");
+    let lucene = fixture("9.3.0/adi-3files-2threads-raw-del5");
     let expected = rankings(&convert::load(&lucene).unwrap());
     let damages: [fn(&Path); 4] = [
         |entry| {
@@ -245,7 +245,7 @@ fn an_unwritable_cache_converts_in_memory_with_a_warning() {
     let root = tempfile::tempdir().unwrap();
     let blocked = root.path().join("a-file");
     fs::write(&blocked, b"in the way").unwrap();
-    let lucene = fixture("9.9.1-adi-1seg");
+    let lucene = fixture("9.9.1/adi-1seg-raw");
     let opened = open(&lucene, Some(&blocked), true).unwrap();
     assert_eq!(opened.cache, CacheUse::NotUsed);
     assert!(opened.warning.unwrap().contains("converted in memory"));
@@ -262,7 +262,7 @@ fn an_unwritable_cache_converts_in_memory_with_a_warning() {
 #[test]
 fn damage_in_the_lucene_folder_is_an_error_not_a_fallback() {
     let root = tempfile::tempdir().unwrap();
-    let lucene = copy_of("9.9.1-adi-1seg");
+    let lucene = copy_of("9.9.1/adi-1seg-raw");
     let path = lucene.path().join("_0.nvd");
     let mut bytes = fs::read(&path).unwrap();
     bytes[40] ^= 0x01;
