@@ -101,13 +101,14 @@ def _entry_json(entry: ShardEntry) -> dict[str, Any]:
 _UPDATE_MARK = " | update sha256:"
 
 
-def update_id(entry: ShardEntry, change: object) -> str:
-    """The id of ``change`` (JSON-able, documents by their ``repr`` otherwise) applied to
-    the shard state ``entry`` records: the same change to the same state, the same id."""
-    text = json.dumps(
-        [entry.path, entry.meta_sha256, change], sort_keys=True, default=repr, ensure_ascii=False
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def update_id(entry: ShardEntry, deletes: list[str], adds: list[Any], duplicates: str) -> str:
+    """The id of a change (``deletes``, then ``adds``, documents by their JSON or else
+    their ``repr``) applied to the shard state ``entry`` records: the same change to the
+    same state, the same id. Hashed one line at a time (a commit may be large)."""
+    digest = hashlib.sha256()
+    for part in (entry.path, entry.meta_sha256, duplicates, len(deletes), *deletes, *adds):
+        digest.update(json.dumps(part, default=repr).encode("ascii") + b"\n")
+    return digest.hexdigest()
 
 
 def with_update(source: str | None, update: str) -> str:

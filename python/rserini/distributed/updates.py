@@ -212,7 +212,7 @@ class ShardedWriter:
         if manifest_lags(self.folder):
             rewrite_manifest(self.folder)
         manifest = manifest_or_error(self.folder)
-        pending = {s: update_id(manifest.shards[s], changes[s]) for s in shards}
+        pending = {s: update_id(manifest.shards[s], *changes[s]) for s in shards}
         entries = tuple(replace(e, pending=pending.get(i)) for i, e in enumerate(manifest.shards))
         write_manifest(self.folder, replace(manifest, shards=entries))
         args = {s: (answers[s][0], *changes[s], threads, pending[s]) for s in shards}
