@@ -28,7 +28,8 @@ CASES = 10_400
 CHUNKS = 8
 QUERIES = ["apple banana", "common", "getuserbyid user", "w3 w7 w7", "zzz"]
 ALLOWED = (rserini.IndexCorruptedError, rserini.IndexVersionError, FileNotFoundError)
-FOOTER = struct.Struct("<QII4s")
+# Segment number, payload length, CRC32 of the payload, format version, magic.
+FOOTER = struct.Struct("<QQII4s")
 VERSION = rserini.INDEX_FORMAT_VERSION
 
 BASES = ["single", "segments", "nostore", "blocks", "code", "empty"]
@@ -94,6 +95,11 @@ def entries(meta: dict) -> list[dict]:
         if segment["deletions"]:
             out.append(segment["deletions"])
     return out
+
+
+def segment_of(name: str) -> int:
+    """The number of the segment a file belongs to: 1 for seg000001.postings."""
+    return int(name.split(".")[0].removeprefix("seg"))
 
 
 def payload_crc(data: bytes) -> int:
@@ -298,7 +304,8 @@ def mutate(
         else:
             payload += rng.randbytes(rng.randrange(1, 40))
         crc = zlib.crc32(payload)
-        put(path, bytes(payload) + FOOTER.pack(len(payload), crc, VERSION, b"RSRN"))
+        footer = FOOTER.pack(segment_of(path.name), len(payload), crc, VERSION, b"RSRN")
+        put(path, bytes(payload) + footer)
         entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc
         put_text(meta_path, sealed_meta(meta))
         return f"{entry['name']} payload {how} and resealed: {bytes(payload).hex()[:80]}...", True
@@ -498,7 +505,7 @@ def test_loader_survives_ten_thousand_mutated_folders(tmp_path: Path) -> None:
 
 
 def test_every_file_has_the_documented_footer_and_meta_checksums(tmp_path: Path) -> None:
-    """Each listed file ends with (length, CRC32, version, RSRN) matching meta.json."""
+    """Each listed file ends with (segment, length, CRC32, version, RSRN) matching meta.json."""
     make_bases(tmp_path)
     for base in BASES:
         folder = tmp_path / base
@@ -507,8 +514,9 @@ def test_every_file_has_the_documented_footer_and_meta_checksums(tmp_path: Path)
         assert meta["format_version"] == rserini.INDEX_FORMAT_VERSION
         for entry in entries(meta):
             data = (folder / entry["name"]).read_bytes()
-            length, crc, version, magic = FOOTER.unpack(data[-FOOTER.size :])
+            segment, length, crc, version, magic = FOOTER.unpack(data[-FOOTER.size :])
             assert magic == b"RSRN" and version == rserini.INDEX_FORMAT_VERSION
+            assert segment == segment_of(entry["name"])
             assert length == len(data) - FOOTER.size == entry["bytes"] - FOOTER.size
             assert crc == entry["crc32"] == payload_crc(data)
         kinds = {e["name"].split(".", 1)[1] for e in entries(meta)}
@@ -544,8 +552,8 @@ def test_future_format_version_in_a_footer_is_a_version_error(tmp_path: Path) ->
     folder = damaged(tmp_path, "single")
     path = folder / "seg000001.lengths"
     data = path.read_bytes()
-    length, crc, _, magic = FOOTER.unpack(data[-FOOTER.size :])
-    path.write_bytes(data[: -FOOTER.size] + FOOTER.pack(length, crc, 99, magic))
+    segment, length, crc, _, magic = FOOTER.unpack(data[-FOOTER.size :])
+    path.write_bytes(data[: -FOOTER.size] + FOOTER.pack(segment, length, crc, 99, magic))
     with pytest.raises(rserini.IndexVersionError):
         Index.load(folder)
 
@@ -620,7 +628,8 @@ def test_docids_file_as_postings_never_gives_nan_scores(tmp_path: Path, mmap: bo
 def reseal(folder: Path, name: str, payload: bytes) -> None:
     """Writes `payload` as file `name` with a valid footer and a matching meta.json entry."""
     crc = zlib.crc32(payload)
-    (folder / name).write_bytes(payload + FOOTER.pack(len(payload), crc, VERSION, b"RSRN"))
+    footer = FOOTER.pack(segment_of(name), len(payload), crc, VERSION, b"RSRN")
+    (folder / name).write_bytes(payload + footer)
     meta = json.loads((folder / "meta.json").read_text())
     entry = next(e for e in entries(meta) if e["name"] == name)
     entry["bytes"], entry["crc32"] = len(payload) + FOOTER.size, crc

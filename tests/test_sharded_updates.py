@@ -6,7 +6,9 @@ commit repairs), and bad input fails as it fails on one index, changing nothing.
 from __future__ import annotations
 
 import gc
+import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,8 @@ from hypothesis import strategies as st
 import rserini
 from rserini.distributed import MANIFEST, ShardedIndex, build_shards, shard_of
 from rserini.distributed import updates as updates_module
-from rserini.distributed.manifest import meta_sha256, read_manifest
+from rserini.distributed.manifest import Manifest, meta_sha256, read_manifest
+from rserini.distributed.shard import ShardServer
 from rserini.distributed.updates import manifest_lags
 from rserini.exceptions import DocumentError, IndexLockedError, QueryError, UnknownDocidError
 from sharding import write_corpus
@@ -285,9 +288,12 @@ def test_a_crash_before_the_manifest_leaves_an_index_that_opens_and_answers(
     # latest states, and the next commit brings the manifest up to date.
     folder = build(tmp_path, docs(30), 3)
     single = rserini.Index.build(docs(30), progress=False)
-    manifest = (folder / MANIFEST).read_bytes()
+    before = read_manifest(folder)
+    write_manifest = updates_module.write_manifest
 
-    def crash(*_: object) -> None:
+    def crash(at: Path, manifest: Manifest) -> Path:
+        if any(s.pending for s in manifest.shards):  # the announcement goes through
+            return write_manifest(at, manifest)
         raise OSError("disk full")
 
     with ShardedIndex.open(folder) as index:
@@ -302,7 +308,9 @@ def test_a_crash_before_the_manifest_leaves_an_index_that_opens_and_answers(
         single.delete(["d5"])
         single.commit()
         assert_same_rankings(index, single)  # it serves what the shards committed
-    assert (folder / MANIFEST).read_bytes() == manifest  # behind its shards
+    announced = read_manifest(folder)  # behind its shards, announcing their changes
+    assert [replace(s, pending=None) for s in announced.shards] == list(before.shards)
+    assert sum(s.pending is not None for s in announced.shards) >= 2
     assert manifest_lags(folder)
     with ShardedIndex.open(folder) as reopened:  # newer shards are accepted
         assert_same_rankings(reopened, single)
@@ -319,3 +327,52 @@ def test_a_crash_before_the_manifest_leaves_an_index_that_opens_and_answers(
             (target / f.name).write_bytes(f.read_bytes())
     with pytest.raises(rserini.IndexCorruptedError, match=r"shard 0 .*another build"):
         ShardedIndex.open(folder)
+
+
+def plant_shard_of_another_build(tmp_path: Path, folder: Path, shard: int) -> None:
+    """Builds the same corpus again elsewhere, changes its shard ``shard`` (deletions and
+    an addition routed to it, committed: a later generation) and copies it over
+    ``folder``'s shard ``shard``."""
+    other = build(tmp_path / "other", docs(30), 3)
+    path = other / f"shard-{shard:05d}"
+    index = rserini.Index.load(path)
+    index.delete(index.docids(list(range(3))))
+    planted = next(f"x{i}" for i in range(1000) if shard_of(f"x{i}", 3) == shard)
+    index.add([(planted, "alpha beta planted")])
+    index.commit()
+    target = folder / path.name
+    shutil.rmtree(target)
+    shutil.copytree(path, target)
+
+
+def test_a_later_shard_of_another_build_is_refused(tmp_path: Path) -> None:
+    folder = build(tmp_path, docs(30), 3)
+    plant_shard_of_another_build(tmp_path, folder, 1)
+    with pytest.raises(rserini.IndexCorruptedError, match=r"shard 1 .*another build"):
+        ShardedIndex.open(folder)
+
+
+def test_a_later_shard_of_another_build_is_refused_while_a_change_is_announced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash after the manifest announced a change to shard 1 and before the shard
+    saved it: only that change's outcome would be accepted, not another build's shard,
+    and a commit does not write it into the manifest either."""
+    folder = build(tmp_path, docs(30), 3)
+
+    def crash(*_: object) -> None:
+        raise OSError("the process died")
+
+    with ShardedIndex.open(folder) as index:
+        monkeypatch.setattr(ShardServer, "apply", crash)
+        monkeypatch.setattr(updates_module, "rewrite_manifest", crash)
+        index.add([(next(f"y{i}" for i in range(1000) if shard_of(f"y{i}", 3) == 1), "x")])
+        with pytest.raises(OSError, match="died"):
+            index.commit()
+        monkeypatch.undo()
+    plant_shard_of_another_build(tmp_path, folder, 1)
+    assert read_manifest(folder).shards[1].pending is not None
+    with pytest.raises(rserini.IndexCorruptedError, match=r"shard 1 .*another build"):
+        ShardedIndex.open(folder)
+    with pytest.raises(rserini.IndexCorruptedError, match=r"shard 1 .*another build"):
+        updates_module.rewrite_manifest(folder)

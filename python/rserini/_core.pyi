@@ -767,8 +767,11 @@ class Index:
         Anserini's ``-fields``)."""
     def docids(self, ids: npt.ArrayLike) -> list[str] | list[list[str]]:
         """Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
-        :meth:`batch_search` (or a view of it) is read in the snapshot that produced
-        it, even after a commit; other ids (lists, copies) in the current one."""
+        :meth:`batch_search`, its views, its numpy copies (``.copy()``, ``.astype()``)
+        and its ``.tolist()`` are read in the snapshot that produced them, even after a
+        commit (:mod:`rserini.snapshot_ids`); ids that lost it (unpickled) raise
+        ``ValueError``; plain numbers (``internal_id``, ``np.array(ids)``) are read in
+        the current one."""
     def search(
         self,
         query: str,
@@ -879,8 +882,10 @@ class Index:
         """Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
         two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
         documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
-        float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
-        snapshot searched even after a commit; an empty query gives a row of padding.
+        float32 scores, ``-inf`` padding. The ids are a
+        :class:`~rserini.snapshot_ids.SnapshotIdArray`: :meth:`docids` maps them, their
+        copies and their ``tolist()`` in the snapshot searched, even after a commit. An
+        empty query gives a row of padding.
         Other parameters and errors as ``search``; ``threads`` defaults to all cores.
         """
     def batch_search_pairs(

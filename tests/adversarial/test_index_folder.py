@@ -18,7 +18,8 @@ import rserini
 from rserini import Index
 from support import outcome, sealed_meta
 
-FOOTER = struct.Struct("<QII4s")
+# Segment number, payload length, CRC32 of the payload, format version, magic.
+FOOTER = struct.Struct("<QQII4s")
 GiB = 1 << 30
 
 
@@ -220,7 +221,7 @@ def test_a_listed_file_too_large_for_memory_is_a_memory_error(tmp_path: Path) ->
     with open(path, "r+b") as f:
         f.truncate(size - FOOTER.size)
         f.seek(0, os.SEEK_END)
-        f.write(FOOTER.pack(size - FOOTER.size, 0, rserini.INDEX_FORMAT_VERSION, b"RSRN"))
+        f.write(FOOTER.pack(1, size - FOOTER.size, 0, rserini.INDEX_FORMAT_VERSION, b"RSRN"))
     meta = meta_of(folder)
     entry = next(f for s in meta["segments"] for f in s["files"] if f["name"] == path.name)
     entry["bytes"], entry["crc32"] = size, 0
@@ -243,6 +244,34 @@ def test_a_segment_listed_twice_is_refused_by_load_and_verify(tmp_path: Path) ->
     with pytest.raises(rserini.IndexCorruptedError, match="listed twice"):
         Index.load(folder)
     with pytest.raises(rserini.IndexCorruptedError, match="listed twice"):
+        index.verify()
+
+
+@pytest.mark.parametrize("mmap", [True, False])
+def test_a_segments_files_copied_under_a_new_segment_name_are_refused(
+    tmp_path: Path, mmap: bool
+) -> None:
+    """The files of a segment copied to the next segment's name and listed (meta.json
+    resealed) would serve each of its documents twice: every file records its segment."""
+    folder = committed_twice(tmp_path)
+    index = Index.load(folder)
+    meta = meta_of(folder)
+    last = meta["segments"][-1]
+    copy = json.loads(json.dumps(last))
+    copy["name"] = f"seg{meta['next_segment']:06d}"
+    for entry in [*copy["files"], *([copy["deletions"]] if copy["deletions"] else [])]:
+        name = copy["name"] + entry["name"].removeprefix(last["name"])
+        (folder / name).write_bytes((folder / entry["name"]).read_bytes())
+        entry["name"] = name
+    meta["segments"].append(copy)
+    meta["next_segment"] += 1
+    meta["num_docs"] += copy["num_docs"] - copy["num_deleted"]
+    write_meta(folder, meta)
+    message = f"belongs to segment {last['name']}, not {copy['name']}"
+    with pytest.raises(rserini.IndexCorruptedError, match=message) as info:
+        Index.load(folder, mmap=mmap)
+    assert Path(info.value.path).name.startswith(copy["name"] + ".")
+    with pytest.raises(rserini.IndexCorruptedError, match=message):
         index.verify()
 
 

@@ -1,12 +1,15 @@
 """``batch_search`` ids stay bound to the snapshot that produced them.
 
 Internal ids are positions in one snapshot: after a commit the same number can name
-another document. ``docids()`` reads a ``batch_search`` ids array (or any view of it)
-through its own snapshot, so the documented pattern stays right across commits.
+another document. ``docids()`` reads a ``batch_search`` ids array (or any view of it, its
+copies and its ``tolist()``) through its own snapshot, so the documented pattern stays
+right across commits; ids that lost their snapshot (unpickled) are refused.
 """
 
 from __future__ import annotations
 
+import copy
+import pickle
 import threading
 from pathlib import Path
 
@@ -52,6 +55,38 @@ def test_ids_read_after_a_commit_name_the_documents_found(index: rserini.Index) 
     assert index.docids(new) == [["e", "c"]]
 
 
+def test_copies_and_lists_of_the_ids_are_read_in_the_snapshot_searched(
+    index: rserini.Index,
+) -> None:
+    """``ids.copy()`` and ``ids.tolist()`` once gave other documents after a commit."""
+    ids, _ = index.batch_search(["apple", "banana"], k=3)
+    found = [["a", "c"], ["b"]]
+    copies = {
+        "copy": ids.copy(),
+        "tolist": ids.tolist(),
+        "astype": ids.astype(np.int64),
+        "deepcopy": copy.deepcopy(ids),
+        "list deepcopy": copy.deepcopy(ids.tolist()),
+        "list copy": copy.copy(ids.tolist()),
+        "view of a copy": np.asarray(ids.copy()),
+    }
+    row = ids.tolist()[0]
+    assert copies["tolist"] == [[0, 2, -1], [1, -1, -1]] and isinstance(copies["tolist"], list)
+    change(index)
+    assert index.docids(np.array(ids)) != found == index.docids(ids)  # plain numbers
+    for how, ids_copy in copies.items():
+        assert index.docids(ids_copy) == found, how
+    assert index.docids(row) == ["a", "c"]
+
+
+def test_ids_that_lost_their_snapshot_are_refused(index: rserini.Index) -> None:
+    ids, _ = index.batch_search(["apple"], k=2)
+    for lost in (pickle.loads(pickle.dumps(ids)), pickle.loads(pickle.dumps(ids.tolist()))):
+        assert np.asarray(lost).tolist() == [[0, 2]]
+        with pytest.raises(ValueError, match="lost the snapshot"):
+            index.docids(lost)
+
+
 def test_ids_survive_several_commits(index: rserini.Index) -> None:
     ids, _ = index.batch_search(["apple"], k=4)
     for i in range(5):
@@ -71,7 +106,8 @@ def test_ids_of_another_index_are_read_in_that_index() -> None:
 
 
 def test_plain_ids_are_read_in_the_current_snapshot(index: rserini.Index) -> None:
-    """Ids the caller made (or copied) carry no snapshot: the current one reads them."""
+    """Ids the caller made (or copied out as plain numbers: ``np.array(ids)``) carry no
+    snapshot: the current one reads them."""
     assert index.docids([0, 1]) == ["a", "b"]
     assert index.docids(np.array([[2, -1]], dtype=np.int64)) == [["c"]]
     with pytest.raises(ValueError, match="internal id 99 is not in this index"):

@@ -7,6 +7,13 @@ its ``meta.json`` (which lists the size and CRC32 of every file of the shard, so
 it identifies the shard's content). It ends with the SHA-256 of everything before
 its ``"checksum"`` key, is written once every shard is saved, and replaces any
 earlier manifest atomically: a folder whose manifest is readable is complete.
+
+A commit first records, per shard it will change, the id of that change
+(``pending``: a SHA-256 of the shard's recorded state and the change itself), and
+the shard's commit records the same id in its ``meta.json`` (its ``source``). A
+shard whose state is not the recorded one is then accepted only as the outcome of
+the change the manifest announces; the manifest's rewrite after the commit drops
+the ids. Builds write no id, so the same inputs still give the same bytes.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +32,7 @@ from rserini.distributed.partition import DOCID_HASH
 MANIFEST = "sharded.json"
 FORMAT = "rserini-sharded"
 FORMAT_VERSION = 1
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class ManifestError(ValueError):
@@ -38,6 +47,8 @@ class ShardEntry:
     documents: int
     generation: int
     meta_sha256: str
+    #: The id of a change under way (a commit announced, its manifest not yet rewritten).
+    pending: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,18 +79,47 @@ class Manifest:
             "analyzer": self.analyzer,
             "store": self.store,
             "documents": self.documents,
-            "shards": [
-                {
-                    "path": s.path,
-                    "documents": s.documents,
-                    "generation": s.generation,
-                    "meta_sha256": s.meta_sha256,
-                }
-                for s in self.shards
-            ],
+            "shards": [_entry_json(s) for s in self.shards],
         }
         text = json.dumps(body, indent=2)[:-2]  # reopen the object to append the checksum
         return f'{text},\n  "checksum": "sha256:{_sha256(text)}"\n}}\n'
+
+
+def _entry_json(entry: ShardEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "path": entry.path,
+        "documents": entry.documents,
+        "generation": entry.generation,
+        "meta_sha256": entry.meta_sha256,
+    }
+    if entry.pending is not None:
+        out["pending"] = entry.pending
+    return out
+
+
+#: How a shard's ``meta.json`` ``source`` records the change that saved it.
+_UPDATE_MARK = " | update sha256:"
+
+
+def update_id(entry: ShardEntry, deletes: list[str], adds: list[Any], duplicates: str) -> str:
+    """The id of a change (``deletes``, then ``adds``, documents by their JSON or else
+    their ``repr``) applied to the shard state ``entry`` records: the same change to the
+    same state, the same id. Hashed one line at a time (a commit may be large)."""
+    digest = hashlib.sha256()
+    for part in (entry.path, entry.meta_sha256, duplicates, len(deletes), *deletes, *adds):
+        digest.update(json.dumps(part, default=repr).encode("ascii") + b"\n")
+    return digest.hexdigest()
+
+
+def with_update(source: str | None, update: str) -> str:
+    """``source`` (a shard's origin) recording ``update`` as the change that saved it."""
+    return f"{(source or '').partition(_UPDATE_MARK)[0]}{_UPDATE_MARK}{update}"
+
+
+def update_of(source: str | None) -> str | None:
+    """The change :func:`with_update` recorded in ``source``, if any."""
+    _, mark, update = (source or "").partition(_UPDATE_MARK)
+    return update if mark else None
 
 
 def analyzer_from_config(config: dict[str, Any]) -> Analyzer:
@@ -149,6 +189,7 @@ def read_manifest(folder: Path) -> Manifest:
                 documents=int(s["documents"]),
                 generation=int(s["generation"]),
                 meta_sha256=str(s["meta_sha256"]),
+                pending=None if s.get("pending") is None else str(s["pending"]),
             )
             for s in data["shards"]
         )
@@ -176,6 +217,8 @@ def read_manifest(folder: Path) -> Manifest:
             f"{path}: declares {declared_docs} documents but its shards hold {manifest.documents}"
         )
     for i, shard in enumerate(shards):
+        if shard.pending is not None and not _HEX64.fullmatch(shard.pending):
+            raise ManifestError(f"{path}: shard {i} pending change {shard.pending!r} is no id")
         p = Path(shard.path)
         if p.is_absolute() or len(p.parts) != 1 or p.name in (".", ".."):
             raise ManifestError(f"{path}: shard {i} path {shard.path!r} is not a folder name")

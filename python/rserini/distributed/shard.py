@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rserini._core import GlobalStats, Index
+from rserini.distributed.manifest import with_update
 from rserini.distributed.results import ShardExplanation
 
 
@@ -109,16 +110,20 @@ class ShardServer:
         adds: Sequence[Any],
         duplicates: str,
         threads: int | None,
+        update: str,
     ) -> int:
         """Commits ``deletes`` then ``adds`` (checked beforehand by the coordinator)
-        on top of ``generation`` and returns the folder's new generation.
+        on top of ``generation``, recording the change's id ``update`` (which the
+        manifest announces) in the shard's ``meta.json``, and returns the folder's new
+        generation.
 
         Idempotent, so that a request whose replica died can be sent to another: the
         coordinator holds the sharded index's writer lock, so a folder already past
         ``generation`` holds this very change, saved by an earlier try."""
-        writer = Index.load(self.path, mmap=self.mmap)
-        if _generation(writer) != generation:
-            return _generation(writer)
+        loaded = Index.load(self.path, mmap=self.mmap)
+        if _generation(loaded) != generation:
+            return _generation(loaded)
+        writer = loaded._with_source(with_update(loaded.source, update))
         if deletes:
             writer.delete(list(deletes))
         if adds:

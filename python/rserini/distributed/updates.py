@@ -11,11 +11,14 @@ A commit checks the whole queue first (duplicate docids under
 ``duplicates="error"``, with the positions one index would report), so that a bad
 document changes no shard. Each changed shard then commits through the engine
 (one replica per shard; a commit is idempotent, so a replica that dies is replaced
-by another) and saves crash-safely at its next generation; ``sharded.json`` is
-rewritten last, atomically, from what the shard folders hold. A crash between the
-two leaves every shard folder whole and the manifest one generation behind some
-shard: :func:`rserini.distributed.open_shards.check_shards` accepts a shard *newer*
-than its entry, and the next commit rewrites the manifest.
+by another) and saves crash-safely at its next generation. Before that,
+``sharded.json`` announces each shard's change (its id, ``pending``), which the
+shard's save records too; the manifest is rewritten last, atomically, from what the
+shard folders hold. A crash between the two leaves every shard folder whole and the
+manifest one generation behind some shard:
+:func:`rserini.distributed.open_shards.check_shards` accepts a shard *newer* than its
+entry if the announced change saved it (and refuses any other state), and the next
+commit rewrites the manifest.
 """
 
 from __future__ import annotations
@@ -37,8 +40,8 @@ from rserini._core import (
     document_fields,
 )
 from rserini.distributed.engine import Engine
-from rserini.distributed.manifest import meta_sha256, shard_entry, write_manifest
-from rserini.distributed.open_shards import manifest_or_error
+from rserini.distributed.manifest import meta_sha256, shard_entry, update_id, write_manifest
+from rserini.distributed.open_shards import check_shard, manifest_or_error
 from rserini.distributed.partition import shard_of
 from rserini.exceptions import DocumentError, IndexLockedError, QueryError, UnknownDocidError
 
@@ -196,16 +199,23 @@ class ShardedWriter:
         answers, _ = self.engine.call("contains", {s: (ids,) for s, ids in checked.items()})
         live = {d: hit for s in shards for d, hit in zip(checked[s], answers[s][1], strict=True)}
         _check_docids(adds, set(deletes), live, self.duplicates)
-        args = {
+        changes = {
             s: (
-                answers[s][0],
                 [d for d in deletes if shard_of(d, self.num_shards) == s],
                 [q.doc for q in adds if q.shard == s],
                 self.duplicates,
-                threads,
             )
             for s in shards
         }
+        # Write-ahead: the manifest announces each shard's change before any shard saves
+        # (first catching up with the shards, if a crash left it behind them).
+        if manifest_lags(self.folder):
+            rewrite_manifest(self.folder)
+        manifest = manifest_or_error(self.folder)
+        pending = {s: update_id(manifest.shards[s], *changes[s]) for s in shards}
+        entries = tuple(replace(e, pending=pending.get(i)) for i, e in enumerate(manifest.shards))
+        write_manifest(self.folder, replace(manifest, shards=entries))
+        args = {s: (answers[s][0], *changes[s], threads, pending[s]) for s in shards}
         try:
             # A commit may take long: no deadline (a dead replica is still replaced).
             self.engine.call("apply", args, deadline_s=math.inf)
@@ -273,15 +283,21 @@ def _check_docids(
 
 
 def manifest_lags(folder: Path) -> bool:
-    """Whether some shard folder holds another state than ``sharded.json`` records."""
+    """Whether some shard folder holds another state than ``sharded.json`` records, or
+    the manifest still announces a change."""
     manifest = manifest_or_error(folder)
-    return any(meta_sha256(folder / s.path) != s.meta_sha256 for s in manifest.shards)
+    return any(
+        s.pending is not None or meta_sha256(folder / s.path) != s.meta_sha256
+        for s in manifest.shards
+    )
 
 
 def rewrite_manifest(folder: Path) -> None:
-    """Rewrites ``sharded.json`` atomically from what the shard folders hold now."""
+    """Rewrites ``sharded.json`` atomically from what the shard folders hold now: the
+    recorded states, or those the announced changes saved (any other is refused)."""
     manifest = manifest_or_error(folder)
     entries = tuple(
-        shard_entry(folder / s.path, Index.load(folder / s.path)) for s in manifest.shards
+        shard_entry(folder / s.path, check_shard(folder, manifest, i))
+        for i, s in enumerate(manifest.shards)
     )
     write_manifest(folder, replace(manifest, shards=entries, rserini_version=__version__))

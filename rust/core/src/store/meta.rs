@@ -193,6 +193,13 @@ pub(super) fn check_seal(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The number `n` of the segment named `seg<n>`.
+pub(super) fn segment_number(name: &str) -> Option<u64> {
+    name.strip_prefix("seg")
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse().ok())
+}
+
 /// Checks that `meta` names only files this index could have written, each
 /// once: segments `seg<n>` with `n` below `next_segment` (a new segment can
 /// then never take the name of a listed one), their data files
@@ -220,11 +227,7 @@ pub(super) fn check_listing(path: &Path, meta: &IndexMeta) -> Result<()> {
     let mut names = HashSet::new();
     for segment in &meta.segments {
         let name = segment.name.as_str();
-        let number = name
-            .strip_prefix("seg")
-            .filter(|n| digits(n))
-            .and_then(|n| n.parse::<u64>().ok());
-        if number.is_none_or(|n| n >= meta.next_segment) {
+        if segment_number(name).is_none_or(|n| n >= meta.next_segment) {
             return bad(format!(
                 "segment name {name:?} is not one this index gave out (the next is number {})",
                 meta.next_segment

@@ -7,7 +7,8 @@
 //! the live files with their sizes and CRC32s and ends with a checksum of
 //! its own. Every binary file ends with a
 //! 20-byte footer: payload length (u64), CRC32 of the payload (u32), format
-//! version (u32) and the magic `RSRN`, all little-endian. The exact layout of
+//! version (u32) and the magic `RSRN`, all little-endian, preceded (from
+//! format 4 on) by the number of the segment the file belongs to. The exact layout of
 //! each file is documented in `docs/index-format.md`.
 //!
 //! **Fields.** A multifield index ([`Index::with_fields`](crate::index::Index::with_fields))
@@ -64,7 +65,7 @@ pub use save::{save, save_locked};
 pub use write_lock::{WriteLock, lock};
 
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// The oldest format version this build reads (converting it in memory).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// Files up to this size have their CRC32 checked on every load.

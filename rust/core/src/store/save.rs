@@ -6,9 +6,10 @@ use std::fs;
 use std::path::Path;
 
 use super::KINDS;
-use super::footer::with_footer;
+use super::footer::with_segment_footer;
 use super::meta::{
     FieldMeta, FileEntry, IndexMeta, SegmentMeta, is_rserini_meta, meta_json, read_meta, sealed,
+    segment_number,
 };
 use super::segment_files::segment_payloads;
 use super::write_lock::{WriteLock, lock};
@@ -17,8 +18,9 @@ use crate::error::{Error, Result};
 use crate::index::{Index, LiveSegment, check_field_name};
 use crate::safe_fs;
 
-fn write_file(dir: &Path, name: String, payload: Vec<u8>) -> Result<FileEntry> {
-    let (bytes, crc32) = with_footer(payload, FORMAT_VERSION);
+/// Writes file `name` of segment number `segment`.
+fn write_file(dir: &Path, segment: u64, name: String, payload: Vec<u8>) -> Result<FileEntry> {
+    let (bytes, crc32) = with_segment_footer(payload, FORMAT_VERSION, segment);
     safe_fs::write_atomically(dir, &name, &bytes)?;
     Ok(FileEntry {
         name,
@@ -198,18 +200,23 @@ fn write_segments(
             .then(|| segment.name())
             .flatten()
             .and_then(|name| previous?.segments.iter().find(|s| s.name == name));
-        let (name, files) = match reuse {
-            Some(meta) => (meta.name.clone(), meta.files.clone()),
+        let (number, name, files) = match reuse {
+            Some(meta) => {
+                let number = segment_number(&meta.name)
+                    .ok_or_else(|| Error::corrupted(dir.join(META_FILE), "bad segment name"))?;
+                (number, meta.name.clone(), meta.files.clone())
+            }
             None => {
-                let name = format!("seg{next_segment:06}");
+                let number = next_segment;
+                let name = format!("seg{number:06}");
                 next_segment += 1;
                 let mut files = Vec::new();
                 for (kind, payload) in KINDS.iter().zip(segment_payloads(segment.data())) {
                     if let Some(payload) = payload {
-                        files.push(write_file(dir, format!("{name}.{kind}"), payload)?);
+                        files.push(write_file(dir, number, format!("{name}.{kind}"), payload)?);
                     }
                 }
-                (name, files)
+                (number, name, files)
             }
         };
         let reused_deletions = reuse.and_then(|m| {
@@ -221,6 +228,7 @@ fn write_segments(
             (Some(_), Some(file)) => Some(file),
             (Some(del), None) => Some(write_file(
                 dir,
+                number,
                 format!("{name}.{generation}.del"),
                 del.to_bytes(),
             )?),

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::footer::read_footer;
+use super::footer::read_segment_footer;
 use super::format1;
-use super::meta::{FileEntry, SegmentMeta};
+use super::meta::{FileEntry, SegmentMeta, segment_number};
 use super::{CRC_ON_LOAD_MAX, META_FILE};
 use crate::bits;
 use crate::data::Data;
@@ -32,11 +32,13 @@ pub(super) fn segment_payloads(data: &SegmentData) -> Vec<Option<Vec<u8>>> {
     ]
 }
 
-/// Reads one file's payload, checking its footer (format `version`) and (if
+/// Reads one file's payload, checking its footer (format `version`, and
+/// from format 4 on that it is a file of segment number `segment`) and (if
 /// `check_crc`) its CRC.
 fn payload(
     dir: &Path,
     entry: &FileEntry,
+    segment: u64,
     version: u32,
     mmap: bool,
     check_crc: bool,
@@ -60,7 +62,7 @@ fn payload(
         ));
     }
     let data = Data::from_file(file, len, &path, mmap)?;
-    let (payload_len, crc) = read_footer(&path, &data, version)?;
+    let (payload_len, crc) = read_segment_footer(&path, &data, version, segment)?;
     if crc != entry.crc32 {
         return Err(Error::corrupted(
             &path,
@@ -101,12 +103,18 @@ pub(super) fn open_segment(
 ) -> Result<LiveSegment> {
     let n = usize::try_from(meta.num_docs)
         .map_err(|_| Error::corrupted(dir.join(META_FILE), "num_docs too large"))?;
+    let number = segment_number(&meta.name).ok_or_else(|| {
+        Error::corrupted(
+            dir.join(META_FILE),
+            format!("bad segment name {:?}", meta.name),
+        )
+    })?;
     let file = |kind: &str| -> Result<Option<(PathBuf, Data)>> {
         let name = format!("{}.{kind}", meta.name);
         match meta.files.iter().find(|f| f.name == name) {
             Some(entry) => Ok(Some((
                 dir.join(&name),
-                payload(dir, entry, version, mmap, check_crc)?,
+                payload(dir, entry, number, version, mmap, check_crc)?,
             ))),
             None if kind == "store" => Ok(None),
             None => Err(Error::corrupted(
@@ -206,7 +214,7 @@ pub(super) fn open_segment(
     };
     let deletions = match &meta.deletions {
         Some(entry) => {
-            let data = payload(dir, entry, version, false, true)?;
+            let data = payload(dir, entry, number, version, false, true)?;
             let del = Deletions::from_bytes(&data, n)
                 .ok_or_else(|| Error::corrupted(dir.join(&entry.name), "wrong size"))?;
             if del.count() as u64 != meta.num_deleted {

@@ -89,3 +89,24 @@ fn garbage_is_only_ever_our_own_names() {
         assert!(!is_index_file_name(theirs), "{theirs}");
     }
 }
+
+#[test]
+fn a_segment_file_is_read_only_as_a_file_of_its_own_segment() {
+    use super::footer::{read_segment_footer, with_segment_footer};
+    let path = Path::new("seg000003.docids");
+    let (bytes, crc) = with_segment_footer(b"payload".to_vec(), FORMAT_VERSION, 3);
+    assert_eq!(bytes.len(), 7 + 28);
+    assert_eq!(
+        read_segment_footer(path, &bytes, FORMAT_VERSION, 3).unwrap(),
+        (7, crc)
+    );
+    let err = read_segment_footer(path, &bytes, FORMAT_VERSION, 4).unwrap_err();
+    assert!(
+        err.to_string().contains("seg000003, not seg000004"),
+        "{err}"
+    );
+    // Version 3 files have no segment number: any listing segment reads them.
+    let (old, _) = with_segment_footer(b"payload".to_vec(), 3, 3);
+    assert_eq!(old.len(), 7 + 20);
+    assert_eq!(read_segment_footer(path, &old, 3, 9).unwrap(), (7, crc));
+}

@@ -231,8 +231,11 @@ impl PyIndex {
     }
 
     /// Maps internal ids (1-D or 2-D, ``-1`` skipped) to docids. The ids array of
-    /// :meth:`batch_search` (or a view of it) is read in the snapshot that produced
-    /// it, even after a commit; other ids (lists, copies) in the current one.
+    /// :meth:`batch_search`, its views, its numpy copies (``.copy()``, ``.astype()``)
+    /// and its ``.tolist()`` are read in the snapshot that produced them, even after a
+    /// commit (:mod:`rserini.snapshot_ids`); ids that lost it (unpickled) raise
+    /// ``ValueError``; plain numbers (``internal_id``, ``np.array(ids)``) are read in
+    /// the current one.
     fn docids<'py>(
         &self,
         py: Python<'py>,

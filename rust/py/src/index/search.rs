@@ -255,8 +255,10 @@ impl PyIndex {
     /// Runs all queries in parallel without the GIL; returns ``(ids, scores)``,
     /// two arrays of shape ``(len(queries), min(k, N))`` for an index of ``N``
     /// documents: int32 internal ids, ``-1`` padding rows with fewer hits, and
-    /// float32 scores, ``-inf`` padding. :meth:`docids` maps the ids to docids, in the
-    /// snapshot searched even after a commit; an empty query gives a row of padding.
+    /// float32 scores, ``-inf`` padding. The ids are a
+    /// :class:`~rserini.snapshot_ids.SnapshotIdArray`: :meth:`docids` maps them, their
+    /// copies and their ``tolist()`` in the snapshot searched, even after a commit. An
+    /// empty query gives a row of padding.
     /// Other parameters and errors as ``search``; ``threads`` defaults to all cores.
     #[pyo3(signature = (queries, k = Hits(1000), *, threads = None, scoring = None, algorithm = "auto", stats = None, feedback = None, fields = None, **options))]
     #[pyo3(
