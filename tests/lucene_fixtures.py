@@ -20,7 +20,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -30,10 +29,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.parity.lucene_build import LuceneBuild, build, read_beir_corpus
 from rserini.parity.lucene_expected import default_runs, feedback_runs, pyserini_outputs_many
-from support import DATA, collection
+from support import DATA, collection, require_pyserini
 
 LUCENE_DATA = Path(__file__).resolve().parent / "data" / "lucene"
 """The committed fixtures: ``<lucene-version>/<build>/`` and ``expected/<build>.json.gz``."""
@@ -60,13 +58,7 @@ __all__ = [
 def pyserini_runtime() -> tuple[Path, Path]:
     """The ``java`` launcher and Anserini jar of the installed Pyserini, or a loud skip
     (a failure under CI)."""
-    try:
-        runtime, jar = check_available()
-    except PyseriniUnavailableError as e:
-        message = f"Pyserini is not available to build Lucene indexes: {e}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    runtime, jar = require_pyserini()
     return runtime.java, jar
 
 

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,20 @@ TINY = [
     ("d3", "The asteroid belt lies between Mars and Jupiter."),
     ("d4", "Switches direct frames within a local area network domain."),
 ]
+
+
+def require_pyserini() -> tuple[Any, Path]:
+    """The Java runtime and Anserini jar of the installed Pyserini, or a loud skip (a
+    failure under CI, where the parity tests must run)."""
+    from rserini.parity import PyseriniUnavailableError, check_available
+
+    try:
+        return check_available()
+    except PyseriniUnavailableError as e:
+        message = f"Pyserini is not available: {e}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 def collection(name: str) -> Path:

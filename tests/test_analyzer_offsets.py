@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rserini import ANALYZER_PRESETS, Analyzer
-from rserini.parity import PyseriniUnavailableError, check_available
-from support import IMPORT_ROOT
+from support import IMPORT_ROOT, require_pyserini
 
 HERE = Path(__file__).parent
 ANALYZERS = {preset: Analyzer(preset) for preset in ANALYZER_PRESETS}
@@ -79,12 +78,7 @@ def utf16_to_index(text: str) -> dict[int, int]:
 
 @pytest.mark.parity
 def test_spans_match_lucene(tmp_path: Path) -> None:
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"Pyserini is not available: {e}")
-        pytest.skip(f"Pyserini is not available: {e}")
+    require_pyserini()
     corpus = json.loads(gzip.decompress((HERE / "data/languages/corpus.json.gz").read_bytes()))
     codes = [c for c in corpus if f"lucene-{c}" in ANALYZER_PRESETS]
     # Seeded strings of the edge alphabet too: width folding, supplementary characters,

@@ -34,8 +34,7 @@ from rserini.lucene.prebuilt import (
     prebuilt_index_path,
     prebuilt_indexes,
 )
-from rserini.parity import PyseriniUnavailableError, check_available
-from support import IMPORT_ROOT
+from support import IMPORT_ROOT, require_pyserini
 
 FILES = {"segments_1": b"segments file bytes", "_0.si": b"si", "_0_Lucene99_0.doc": b"x" * 5000}
 
@@ -184,12 +183,7 @@ def test_unknown_name_suggests_close_ones() -> None:
 
 def _pyserini(script: str, env: dict[str, str]) -> str:
     """Runs ``script`` after starting Pyserini in a child process; returns its stdout."""
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"Pyserini is not available: {e}")
-        pytest.skip(f"Pyserini is not available: {e}")
+    require_pyserini()
     prelude = "from rserini.parity._java import boot\nboot('1g')\n"
     child = subprocess.run(
         [sys.executable, "-c", prelude + script],

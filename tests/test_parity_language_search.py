@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import LuceneSearcher
-from support import IMPORT_ROOT
+from support import IMPORT_ROOT, require_pyserini
 
 pytestmark = pytest.mark.parity
 
@@ -37,12 +36,7 @@ def queries(code: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_language_collection_ranks_as_pyserini(tmp_path: Path, code: str) -> None:
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"Pyserini is not available: {e}")
-        pytest.skip(f"Pyserini is not available: {e}")
+    require_pyserini()
     docs = tmp_path / "docs"
     docs.mkdir()
     lines = [

@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 
 from rserini import ANALYZER_PRESETS, Analyzer
-from rserini.parity import PyseriniUnavailableError, check_available
-from support import IMPORT_ROOT
+from support import IMPORT_ROOT, require_pyserini
 
 pytestmark = pytest.mark.parity
 
@@ -38,13 +37,7 @@ def texts(code: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def pyserini_tokens(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str]]]:
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        message = f"Pyserini is not available: {e}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_pyserini()
     work = tmp_path_factory.mktemp("languages")
     (work / "in.json").write_text(json.dumps({c: texts(c) for c in LANGUAGES}), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([IMPORT_ROOT, str(HERE)])}

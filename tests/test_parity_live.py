@@ -8,7 +8,6 @@ under CI.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +15,11 @@ from pathlib import Path
 import pytest
 
 from rserini.parity import (
-    PyseriniUnavailableError,
     Tolerances,
-    check_available,
     compare,
     compare_analyzers,
 )
-from support import REPO, collection
+from support import REPO, collection, require_pyserini
 
 pytestmark = pytest.mark.parity
 
@@ -32,13 +29,7 @@ SETTINGS = [(0.9, 0.4), (1.2, 0.75), (25.0, 1.0)]
 
 @pytest.fixture(scope="module", autouse=True)
 def pyserini() -> None:
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        message = f"Pyserini is not available: {e}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_pyserini()
 
 
 def test_adi_is_identical_for_every_setting() -> None:

@@ -8,27 +8,21 @@ docs/parity.md.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from rserini.parity import PyseriniUnavailableError, Tolerances, check_available, compare
-from support import collection
+from rserini.parity import Tolerances, compare
+from rserini.parity.lucene_expected import FEEDBACK
+from support import collection, require_pyserini
 
 pytestmark = pytest.mark.parity
 
 
 @pytest.fixture(scope="module", autouse=True)
 def pyserini() -> None:
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        message = f"Pyserini is not available: {e}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_pyserini()
 
 
 @pytest.mark.parametrize(("name", "mu"), [("adi", 1000.0), ("adi", 37.5), ("cacm", 1000.0)])
@@ -57,18 +51,8 @@ def test_parity_command_takes_qld() -> None:
     assert '"model": "qld"' in result.stdout
 
 
-RM3 = {"model": "rm3", "fb_terms": 10, "fb_docs": 10, "original_query_weight": 0.5}
-ROCCHIO = {
-    "model": "rocchio",
-    "top_fb_terms": 10,
-    "top_fb_docs": 10,
-    "bottom_fb_terms": 10,
-    "bottom_fb_docs": 10,
-    "alpha": 1.0,
-    "beta": 0.75,
-    "gamma": 0.0,
-    "use_negative": False,
-}
+RM3 = {"model": "rm3", **FEEDBACK["rm3"]}
+ROCCHIO = {"model": "rocchio", **FEEDBACK["rocchio"]}
 
 
 @pytest.mark.parametrize(

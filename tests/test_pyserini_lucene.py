@@ -34,9 +34,8 @@ from lucene_fixtures import (
 )
 from rserini.lucene import prebuilt
 from rserini.lucene.prebuilt import ChecksumError, DownloadError, PrebuiltIndex
-from rserini.parity import PyseriniUnavailableError, check_available
 from rserini.pyserini import IndexReader, LuceneSearcher, NotSupportedError
-from support import IMPORT_ROOT, collection
+from support import IMPORT_ROOT, collection, require_pyserini
 
 # The Lucene 9 fixtures (a Lucene 8 index is a version error: tests/test_lucene_index.py).
 VERSIONS = ("9.9.1", "9.3.0")
@@ -153,12 +152,7 @@ TERMS = ["information", "retrieval", "systems", "library", "the", "computer", "z
 
 def pyserini(script: str) -> Any:
     """Runs ``script`` (which prints one JSON line last) with Pyserini in a child process."""
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"Pyserini is not available: {e}")
-        pytest.skip(f"Pyserini is not available: {e}")
+    require_pyserini()
     prelude = "import json\nfrom rserini.parity._java import boot\nboot('1g')\n"
     child = subprocess.run(
         [sys.executable, "-c", prelude + script],

@@ -19,7 +19,7 @@ from hang_guard import run_python
 import rserini
 from rserini import DocumentError, QueryError, UnknownDocidError
 from rserini.pyserini import LuceneSearcher
-from support import collection
+from support import collection, require_pyserini
 
 DOCS = [
     ("a", "apple pie"),
@@ -238,12 +238,7 @@ def test_stats_report_the_mean_length_of_each_length_mode() -> None:
 @pytest.mark.parity
 def test_parity_on_a_corpus_with_duplicate_docids(tmp_path: Path) -> None:
     """Both engines index every copy: rankings identical, bit for bit."""
-    from rserini.parity import PyseriniUnavailableError, check_available
-
-    try:
-        check_available()
-    except PyseriniUnavailableError as e:
-        pytest.skip(f"Pyserini is not available: {e}")
+    require_pyserini()
     source = collection("adi")
     rows = [json.loads(line) for line in (source / "corpus.jsonl").read_text().splitlines()]
     corpus = []
