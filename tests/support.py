@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import http.server
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +46,37 @@ def require_pyserini() -> tuple[Any, Path]:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+
+
+def run_with_pyserini(script: str, env: dict[str, str] | None = None) -> str:
+    """Runs ``script`` in a child Python that has started Pyserini's JVM (importing the
+    rserini under test); returns its stdout. A loud skip without Pyserini."""
+    require_pyserini()
+    prelude = "from rserini.parity._java import boot\nboot('1g')\n"
+    child = subprocess.run(
+        [sys.executable, "-c", prelude + script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {}), "PYTHONPATH": IMPORT_ROOT},
+        timeout=600,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr[-3000:]
+    return child.stdout
+
+
+@contextlib.contextmanager
+def http_server(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """The base URL of a local HTTP server (127.0.0.1, a free port) serving ``handler``,
+    shut down on exit."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def collection(name: str) -> Path:

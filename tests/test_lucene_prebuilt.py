@@ -9,12 +9,8 @@ import hashlib
 import http.server
 import io
 import json
-import os
 import socket
-import subprocess
-import sys
 import tarfile
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +30,7 @@ from rserini.lucene.prebuilt import (
     prebuilt_index_path,
     prebuilt_indexes,
 )
-from support import IMPORT_ROOT, require_pyserini
+from support import http_server, run_with_pyserini
 
 FILES = {"segments_1": b"segments file bytes", "_0.si": b"si", "_0_Lucene99_0.doc": b"x" * 5000}
 
@@ -91,14 +87,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The base URL of a local HTTP server serving :class:`Handler`."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with http_server(Handler) as url:
+        yield url
 
 
 @pytest.fixture
@@ -181,26 +171,10 @@ def test_unknown_name_suggests_close_ones() -> None:
         prebuilt_index_path("zzzz", download=False)
 
 
-def _pyserini(script: str, env: dict[str, str]) -> str:
-    """Runs ``script`` after starting Pyserini in a child process; returns its stdout."""
-    require_pyserini()
-    prelude = "from rserini.parity._java import boot\nboot('1g')\n"
-    child = subprocess.run(
-        [sys.executable, "-c", prelude + script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env, "PYTHONPATH": IMPORT_ROOT},
-        timeout=600,
-        check=False,
-    )
-    assert child.returncode == 0, child.stderr[-3000:]
-    return child.stdout
-
-
 @pytest.mark.parity
 def test_table_is_the_installed_pyserinis(tmp_path: Path) -> None:
     out = tmp_path / "table.json.gz"
-    _pyserini(f"from rserini.parity.prebuilt_table import main\nmain([{str(out)!r}])", {})
+    run_with_pyserini(f"from rserini.parity.prebuilt_table import main\nmain([{str(out)!r}])", {})
     fresh = json.loads(gzip.decompress(out.read_bytes()))
     shipped = json.loads(gzip.decompress(prebuilt.TABLE.read_bytes()))
     assert fresh == shipped
@@ -251,7 +225,7 @@ def test_pyserini_finds_the_same_cached_folders(cache: Path) -> None:
         "import json\nfrom pyserini.util import download_prebuilt_index\n"
         f"print(json.dumps([download_prebuilt_index(n, verbose=False) for n in {names!r}]))"
     )
-    output = _pyserini(script, {"PYSERINI_CACHE": str(cache)}).strip().splitlines()[-1]
+    output = run_with_pyserini(script, {"PYSERINI_CACHE": str(cache)}).strip().splitlines()[-1]
     assert [Path(p) for p in json.loads(output)] == [prebuilt_index_path(n) for n in names]
 
 

@@ -12,11 +12,7 @@ import hashlib
 import http.server
 import io
 import json
-import os
-import subprocess
-import sys
 import tarfile
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +31,7 @@ from lucene_fixtures import (
 from rserini.lucene import prebuilt
 from rserini.lucene.prebuilt import ChecksumError, DownloadError, PrebuiltIndex
 from rserini.pyserini import IndexReader, LuceneSearcher, NotSupportedError
-from support import IMPORT_ROOT, collection, require_pyserini
+from support import collection, http_server, run_with_pyserini
 
 # The Lucene 9 fixtures (a Lucene 8 index is a version error: tests/test_lucene_index.py).
 VERSIONS = ("9.9.1", "9.3.0")
@@ -152,18 +148,7 @@ TERMS = ["information", "retrieval", "systems", "library", "the", "computer", "z
 
 def pyserini(script: str) -> Any:
     """Runs ``script`` (which prints one JSON line last) with Pyserini in a child process."""
-    require_pyserini()
-    prelude = "import json\nfrom rserini.parity._java import boot\nboot('1g')\n"
-    child = subprocess.run(
-        [sys.executable, "-c", prelude + script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": IMPORT_ROOT},
-        timeout=600,
-        check=False,
-    )
-    assert child.returncode == 0, child.stderr[-3000:]
-    return json.loads(child.stdout.strip().splitlines()[-1])
+    return json.loads(run_with_pyserini("import json\n" + script).strip().splitlines()[-1])
 
 
 READER_SCRIPT = """
@@ -362,14 +347,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with http_server(Handler) as url:
+        yield url
 
 
 @pytest.fixture
