@@ -1,5 +1,5 @@
 use super::*;
-use crate::lucene::reader::tests::fixture;
+use crate::lucene::reader::tests::{copy_fixture, damage, fixture};
 use crate::scoring::Bm25Params;
 use crate::search::{Model, Request};
 
@@ -46,18 +46,7 @@ fn converts_every_segment_of_an_older_index() {
 /// A copy of a committed fixture in a temporary folder, with the names of
 /// its files (the empty `write.lock` aside).
 fn copy_of(name: &str) -> (tempfile::TempDir, Vec<String>) {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(fixture(name)).unwrap() {
-        let entry = entry.unwrap();
-        let n = entry.file_name().into_string().unwrap();
-        std::fs::copy(entry.path(), tmp.path().join(&n)).unwrap();
-        if n != "write.lock" {
-            names.push(n);
-        }
-    }
-    names.sort();
-    (tmp, names)
+    copy_fixture(name, |n| n != "write.lock")
 }
 
 /// Whether `result` is the precise error of damage to `name`: a
@@ -95,14 +84,7 @@ proptest::proptest! {
         let (tmp, names) = copy_of(DAMAGED[fixture_at]);
         let name = &names[file % names.len()];
         let path = tmp.path().join(name);
-        let mut bytes = std::fs::read(&path).unwrap();
-        if truncate {
-            bytes.truncate(at % bytes.len());
-        } else {
-            let bit = at % (8 * bytes.len());
-            bytes[bit / 8] ^= 1 << (bit % 8);
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        damage(&path, at, truncate);
         let result = load(tmp.path());
         proptest::prop_assert!(
             names_the_damage(&result, name),

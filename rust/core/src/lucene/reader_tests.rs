@@ -125,14 +125,17 @@ fn is_read_here(name: &str) -> bool {
         .any(|ext| name.ends_with(ext))
 }
 
-fn copy_fixture(name: &str) -> (tempfile::TempDir, Vec<String>) {
+pub(crate) fn copy_fixture(
+    name: &str,
+    keep: impl Fn(&str) -> bool,
+) -> (tempfile::TempDir, Vec<String>) {
     let tmp = tempfile::tempdir().unwrap();
     let mut names = Vec::new();
     for entry in std::fs::read_dir(fixture(name)).unwrap() {
         let entry = entry.unwrap();
         let n = entry.file_name().into_string().unwrap();
         std::fs::copy(entry.path(), tmp.path().join(&n)).unwrap();
-        if is_read_here(&n) {
+        if keep(&n) {
             names.push(n);
         }
     }
@@ -140,21 +143,27 @@ fn copy_fixture(name: &str) -> (tempfile::TempDir, Vec<String>) {
     (tmp, names)
 }
 
+/// Damages the file at `path`: truncated to `at` (modulo its length), or its
+/// bit `at` (modulo its bits) flipped.
+pub(crate) fn damage(path: &Path, at: usize, truncate: bool) {
+    let mut bytes = std::fs::read(path).unwrap();
+    if truncate {
+        bytes.truncate(at % bytes.len());
+    } else {
+        let bit = at % (8 * bytes.len());
+        bytes[bit / 8] ^= 1 << (bit % 8);
+    }
+    std::fs::write(path, &bytes).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn a_flipped_bit_or_a_truncation_is_an_error(file in any::<usize>(), at in any::<usize>(), truncate in any::<bool>()) {
-        let (tmp, names) = copy_fixture("9.3.0/adi-3files-2threads-raw-del5");
+        let (tmp, names) = copy_fixture("9.3.0/adi-3files-2threads-raw-del5", is_read_here);
         let name = &names[file % names.len()];
         let path = tmp.path().join(name);
-        let mut bytes = std::fs::read(&path).unwrap();
-        if truncate {
-            bytes.truncate(at % bytes.len());
-        } else {
-            let bit = at % (8 * bytes.len());
-            bytes[bit / 8] ^= 1 << (bit % 8);
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        damage(&path, at, truncate);
         let result = open_all(tmp.path());
         prop_assert!(
             matches!(result, Err(Error::Corrupted { .. } | Error::LuceneVersion { .. })),
