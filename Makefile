@@ -14,7 +14,7 @@ PROFILE ?= quick
 # The extras of the README's command-line examples (`rserini eval`, `rserini tune`),
 # installed into .venv with the wheel by `make install` (and so `make run`).
 RUN_EXTRAS ?= eval,plot
-TEST_EXTRAS := test,parity,ray
+TEST_EXTRAS := test,parity,ray,ja
 # pytest's worker processes (pytest-xdist): one per core, at most 4, each test file on
 # one worker so its module fixtures are made once. PYTEST_WORKERS=0 runs in-process.
 PYTEST_WORKERS ?= auto

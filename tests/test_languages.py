@@ -5,8 +5,13 @@ failure on arbitrary text. Token-for-token agreement with Pyserini is checked li
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import ipadic
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,6 +39,7 @@ EXAMPLES = {
     "lucene-tr": ("Türkiye'de IŞIK", ["türki", "ışık"]),
     "lucene-zh": ("我是中国人 Ｔｅｓｔ", ["我是", "是中", "中国", "国人", "test"]),
     "lucene-ko": ("한국어 사전", ["한국", "국어", "사전"]),
+    "lucene-ja": ("株式会社の大小文字をｶﾀｶﾅで", ["株式", "会社", "大", "小文字", "カタカナ"]),
 }
 
 
@@ -43,27 +49,68 @@ def test_chains(preset: str) -> None:
     assert Analyzer(preset).analyze(text) == tokens
 
 
-@pytest.mark.parametrize(("code", "why"), [("ja", "Kuromoji"), ("th", "break iterator")])
-def test_japanese_and_thai_say_why_they_are_missing(code: str, why: str) -> None:
-    with pytest.raises(rserini.AnalyzerError, match=why):
-        Analyzer(f"lucene-{code}")
+def test_thai_says_why_it_is_missing() -> None:
+    with pytest.raises(rserini.AnalyzerError, match="break iterator"):
+        Analyzer("lucene-th")
 
 
-@pytest.mark.parametrize("preset", ["lucene-de", "lucene-zh"])
+def run_japanese(tmp_path: Path, dictionary: Path) -> subprocess.CompletedProcess[str]:
+    """``Analyzer("lucene-ja")`` in a fresh process (the dictionary is opened once a
+    process) with ``RSERINI_IPADIC`` naming ``dictionary``."""
+    code = "import rserini; print(rserini.Analyzer('lucene-ja').analyze('東京に住む'))"
+    env = {**os.environ, "RSERINI_IPADIC": str(dictionary)}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+
+
+def test_japanese_dictionary_errors(tmp_path: Path) -> None:
+    done = run_japanese(tmp_path, tmp_path / "missing")
+    assert done.returncode == 1 and "AnalyzerError" in done.stderr
+    assert "does not exist" in done.stderr
+    # A copy of the dictionary, then damaged file by file: an error, never a crash.
+    source = Path(ipadic.DICDIR)
+    for name in ("sys.dic", "unk.dic", "matrix.bin", "char.bin"):
+        copy = tmp_path / name.replace(".", "-")
+        shutil.copytree(source, copy)
+        data = (copy / name).read_bytes()
+        (copy / name).write_bytes(data[: len(data) // 2])
+        done = run_japanese(tmp_path, copy)
+        assert done.returncode == 1 and "AnalyzerError" in done.stderr, (name, done.stderr)
+        assert name in done.stderr and "MeCab IPADIC" in done.stderr, done.stderr
+    done = run_japanese(tmp_path, source)
+    assert done.returncode == 0 and done.stdout.strip() == "['東京', '住む']", done.stderr
+
+
+def test_japanese_reads_only_its_dictionary(tmp_path: Path) -> None:
+    """The dictionary directory is opened read-only: nothing is written there."""
+    copy = tmp_path / "ipadic"
+    shutil.copytree(ipadic.DICDIR, copy)
+    before = {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in copy.iterdir()}
+    assert run_japanese(tmp_path, copy).returncode == 0
+    assert {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in copy.iterdir()} == before
+
+
+@pytest.mark.parametrize("preset", ["lucene-de", "lucene-zh", "lucene-ja"])
 def test_index_saves_and_reloads_its_language(tmp_path: Path, preset: str) -> None:
     docs = [
         ("a", "Die Häuser der Straße sind alt"),
         ("b", "Ein Haus am Meer"),
         ("c", "我是中国人"),
         ("d", "中国的首都是北京"),
+        ("e", "東京都に住んでいる"),
+        ("f", "東京の大学で学んだ"),
     ]
     index = Index.build(docs, analyzer=preset, progress=False)
     index.save(tmp_path / "idx")
     loaded = Index.load(tmp_path / "idx")
     assert loaded.analyzer == Analyzer(preset)
     assert loaded.analyzer.name == preset
-    query = "Häuser" if preset == "lucene-de" else "中国"
-    expected = ["a", "b"] if preset == "lucene-de" else ["c", "d"]
+    query, expected = {
+        "lucene-de": ("Häuser", ["a", "b"]),
+        "lucene-zh": ("中国", ["c", "d"]),
+        "lucene-ja": ("東京", ["e", "f"]),
+    }[preset]
     assert sorted(h.docid for h in loaded.search(query, k=10)) == expected
     assert [(h.docid, h.score) for h in loaded.search(query, k=10)] == [
         (h.docid, h.score) for h in index.search(query, k=10)

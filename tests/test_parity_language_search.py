@@ -25,7 +25,7 @@ pytestmark = pytest.mark.parity
 
 HERE = Path(__file__).parent
 CORPUS = json.loads(gzip.decompress((HERE / "data" / "languages" / "corpus.json.gz").read_bytes()))
-LANGUAGES = ["de", "fi", "hi", "ar"]
+LANGUAGES = ["de", "fi", "hi", "ar", "ja"]
 
 
 def queries(code: str) -> list[tuple[str, str]]:

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (the Japanese stress alphabet holds fullwidth letters on purpose)
 """Lucene's language analyzers against a live Pyserini (marker ``parity``): the same tokens.
 
 The corpus (``data/languages/corpus.json.gz``, rebuilt by ``build_corpus.py`` there) holds
@@ -12,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +65,36 @@ def test_tokens_match_pyserini(code: str, pyserini_tokens: dict[str, list[list[s
     assert sum(map(len, theirs)) > len(CORPUS[code]["sentences"]), "the corpus yields tokens"
     differ = [(t, a, b) for t, a, b in zip(items, theirs, ours, strict=True) if a != b]
     assert differ == [], f"{len(differ)} of {len(items)} texts differ, first: {differ[:5]}"
+
+
+def japanese_stress_texts() -> list[str]:
+    """Seeded strings over the characters of the Japanese sentences and the ones Kuromoji's
+    pipeline treats specially (halfwidth kana and voiced marks, fullwidth letters and digits,
+    the two dashes its dictionary and MeCab's differ in, the katakana middle dot, emoji),
+    sentences run together, and runs long enough to force Kuromoji's commit at 1,024 units."""
+    rng = random.Random(11)
+    sentences = CORPUS["ja"]["sentences"]
+    alphabet = sorted(set("".join(sentences)))
+    alphabet += list("ｶﾞﾊﾟｱｲｳﾞﾟ ＡＢＣａｂ１２３abcXYZ 0123456789.,!?・ー〜—―「」（）\t\n😀𠮷é")
+    texts = ["".join(rng.choices(alphabet, k=rng.randint(1, 60))) for _ in range(1500)]
+    texts += ["".join(rng.choices(sentences, k=rng.randint(2, 6))) for _ in range(300)]
+    texts += ["あ" * 1500, "ア" * 2100 + "です", "漢字" * 800, "x" * 3000, "東京" * 700 + "大学"]
+    texts.append("".join(rng.choice(sentences).strip("。、") for _ in range(40)))
+    return texts
+
+
+def test_japanese_tokens_match_pyserini_on_stress_text(tmp_path: Path) -> None:
+    """Beyond the corpus: Kuromoji's lattice, width folding and dictionary on odd text."""
+    require_pyserini()
+    items = japanese_stress_texts()
+    (tmp_path / "in.json").write_text(json.dumps({"ja": items}), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([IMPORT_ROOT, str(HERE)])}
+    script = str(HERE / "pyserini_languages.py")
+    out = tmp_path / "out.json"
+    subprocess.run([sys.executable, script, str(tmp_path / "in.json"), str(out)],
+                   check=True, env=env)  # fmt: skip
+    theirs = json.loads(out.read_text(encoding="utf-8"))["ja"]
+    ours = Analyzer("lucene-ja").analyze_batch(items)
+    assert sum(map(len, theirs)) > 20_000, "the texts yield tokens"
+    differ = [(t[:80], a, b) for t, a, b in zip(items, theirs, ours, strict=True) if a != b]
+    assert differ == [], f"{len(differ)} of {len(items)} texts differ, first: {differ[:3]}"

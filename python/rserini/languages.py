@@ -36,7 +36,7 @@ def language_preset(language: str) -> str:
     Raises
     ------
     AnalyzerError
-        For a code without an analyzer: for Japanese and Thai the reason, else the codes
+        For a code without an analyzer: for Thai the reason, else the codes
         to choose from.
     """
     code = language.lower()

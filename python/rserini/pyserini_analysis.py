@@ -42,7 +42,8 @@ def get_lucene_analyzer(
     Raises
     ------
     AnalyzerError
-        For an unknown language, or Japanese and Thai (with the reason).
+        For an unknown language, Thai (with the reason), or Japanese without its
+        dictionary (``pip install 'rserini[ja]'``).
     NotSupportedError
         For the ``krovetz`` stemmer, the ``tweet`` and Hugging Face analyzers.
     """

@@ -194,3 +194,26 @@ impl PyAnalyzer {
         }
     }
 }
+
+/// Tells the core where PyPI's `ipadic` keeps MeCab's IPADIC (`lucene-ja`),
+/// if it is installed: found with `importlib.util.find_spec`, which locates
+/// the package without importing it.
+pub fn locate_japanese_dictionary(py: Python<'_>) {
+    let found = || -> PyResult<Option<std::path::PathBuf>> {
+        let spec = py
+            .import("importlib.util")?
+            .call_method1("find_spec", ("ipadic",))?;
+        if spec.is_none() {
+            return Ok(None);
+        }
+        let origin: Option<String> = spec.getattr("origin")?.extract()?;
+        Ok(origin.and_then(|init| {
+            let package = std::path::Path::new(&init).parent()?;
+            Some(package.join("dicdir"))
+        }))
+    };
+    // A broken `ipadic` install leaves the dictionary unset; `lucene-ja` then says how to get one.
+    if let Ok(Some(dir)) = found() {
+        rserini_core::analysis::language::japanese::set_default_directory(dir);
+    }
+}

@@ -83,6 +83,7 @@ mod _core {
         )?;
         crate::scoring::add_constants(m)?;
         crate::rules::add_constants(m)?;
+        crate::analyzer::locate_japanese_dictionary(m.py());
         Ok(())
     }
 }

@@ -50,6 +50,7 @@ pub const PRESETS: &[&str] = &[
     "lucene-hu",
     "lucene-id",
     "lucene-it",
+    "lucene-ja",
     "lucene-ko",
     "lucene-nl",
     "lucene-no",
@@ -327,7 +328,8 @@ impl Analyzer {
             .then(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
         let chain = config
             .language
-            .map(|language| language::Chain::new(language, config.stemmer == Stemmer::Lucene));
+            .map(|language| language::Chain::new(language, config.stemmer == Stemmer::Lucene))
+            .transpose()?;
         Ok(Analyzer {
             config,
             stopwords,

@@ -65,6 +65,48 @@ pub fn fold_width(token: &str) -> String {
     String::from_utf16_lossy(&units)
 }
 
+/// `CJKWidthCharFilter`, the text-level [`fold_width`] Lucene's
+/// `JapaneseAnalyzer` reads through: the folded text, and for each of its
+/// characters the byte range of `text` it comes from (a kana and the
+/// halfwidth voiced mark merged into it span both). A mark merges only
+/// into a kana that is not itself the result of a merge.
+pub fn fold_width_spans(text: &str) -> (String, Vec<Range<usize>>) {
+    let mut folded = String::with_capacity(text.len());
+    let mut sources: Vec<Range<usize>> = Vec::with_capacity(text.len());
+    let mut merged = false;
+    for (at, c) in text.char_indices() {
+        let source = at..at + c.len_utf8();
+        let unit = u32::from(c);
+        let last = folded.chars().next_back().map(u32::from);
+        let added = match (unit, last) {
+            (0xFF9E, Some(p @ 0x30A6..=0x30FD)) if !merged => {
+                u32::from(VOICED[(p - 0x30A6) as usize])
+            }
+            (0xFF9F, Some(p @ 0x30A6..=0x30FD)) if !merged => u32::from(semi_voiced(p as u16)),
+            _ => 0,
+        };
+        if let (true, Some(p)) = (added != 0, last) {
+            let kana = char::from_u32(p + added).expect("a kana");
+            folded.pop();
+            folded.push(kana);
+            sources.last_mut().expect("a kana before").end = source.end;
+            merged = true;
+            continue;
+        }
+        merged = false;
+        let out = match unit {
+            0xFF01..=0xFF5E => char::from_u32(unit - 0xFEE0).expect("ASCII"),
+            0xFF65..=0xFF9F => {
+                char::from_u32(u32::from(KANA_NORM[(unit - 0xFF65) as usize])).expect("a kana")
+            }
+            _ => c,
+        };
+        folded.push(out);
+        sources.push(source);
+    }
+    (folded, sources)
+}
+
 /// Calls `emit` with each term of `text` before the stopword filter.
 pub fn tokenize(text: &str, emit: &mut dyn FnMut(&str)) {
     tokenize_spans(text, &mut |term, _| emit(term));

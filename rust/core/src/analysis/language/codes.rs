@@ -32,6 +32,8 @@ pub enum Language {
     Id,
     /// Italian.
     It,
+    /// Japanese (Kuromoji over IPADIC).
+    Ja,
     /// Korean (CJK bigrams).
     Ko,
     /// Dutch.
@@ -63,6 +65,7 @@ impl Choice for Language {
         ("hu", Language::Hu),
         ("id", Language::Id),
         ("it", Language::It),
+        ("ja", Language::Ja),
         ("ko", Language::Ko),
         ("nl", Language::Nl),
         ("no", Language::No),
@@ -100,6 +103,7 @@ impl Language {
             Language::Hu => "lucene-hu",
             Language::Id => "lucene-id",
             Language::It => "lucene-it",
+            Language::Ja => "lucene-ja",
             Language::Ko => "lucene-ko",
             Language::Nl => "lucene-nl",
             Language::No => "lucene-no",
@@ -124,12 +128,6 @@ impl Language {
 /// analyzer here, if it is one of those.
 pub fn unsupported(name: &str) -> Option<String> {
     match name.strip_prefix("lucene-").unwrap_or(name) {
-        "ja" => Some(
-            "Japanese (\"ja\") has no analyzer: Lucene's JapaneseAnalyzer segments text with \
-             Kuromoji and its IPADIC dictionary, which rserini does not reproduce; analyze \
-             Japanese with Pyserini"
-                .into(),
-        ),
         "th" => Some(
             "Thai (\"th\") has no analyzer: Lucene's ThaiTokenizer cuts words with the JDK's \
              dictionary-based break iterator, which rserini does not reproduce (and the JDK \

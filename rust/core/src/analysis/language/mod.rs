@@ -18,6 +18,7 @@
 //! | `id` | `IndonesianAnalyzer` | lowercase, stopwords, Indonesian stemmer (derivational) |
 //! | `ko` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
 //! | `it` | `ItalianAnalyzer` | elision, lowercase, stopwords, Italian light stemmer |
+//! | `ja` | `JapaneseAnalyzer` | Kuromoji (search mode, IPADIC; see [`japanese`]), base forms, part-of-speech stop tags, width folding, stopwords, katakana stemmer, lowercase |
 //! | `nl` | `DutchAnalyzer` | lowercase, stopwords, stem overrides, Snowball Dutch |
 //! | `no` | `NorwegianAnalyzer` | lowercase, stopwords, Snowball Norwegian |
 //! | `pt` | `PortugueseAnalyzer` | lowercase, stopwords, Portuguese light stemmer |
@@ -26,8 +27,8 @@
 //! | `tr` | `TurkishAnalyzer` | apostrophe filter, Turkish lowercase, stopwords, Snowball Turkish |
 //! | `zh` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
 //!
-//! Pyserini's `ja` (Kuromoji) and `th` (the JDK's Thai dictionary) have no
-//! preset: asking for them raises an error that says why ([`unsupported`]).
+//! Pyserini's `th` (the JDK's Thai dictionary) has no preset: asking for it
+//! raises an error that says why ([`unsupported`]).
 //!
 //! The Snowball stemmers come from `rust-stemmers`, checked word for word
 //! against Lucene's generated ones (see `docs/parity.md`); where Lucene's
@@ -45,6 +46,7 @@ pub mod german;
 pub mod hindi;
 pub mod indic;
 pub mod indonesian;
+pub mod japanese;
 pub mod romance;
 pub mod snowball;
 pub mod stopwords;
@@ -59,6 +61,7 @@ pub use codes::{Language, unsupported};
 
 use super::filters::lucene_lowercase;
 use super::standard;
+use crate::error::Result;
 
 /// `DutchAnalyzer`'s default stem overrides: these words are not stemmed
 /// by Snowball but replaced.
@@ -75,16 +78,24 @@ pub struct Chain {
     language: Language,
     stem: bool,
     snowball: Option<snowball::Snowball>,
+    /// Japanese's tokenizer, with its dictionary.
+    japanese: Option<japanese::Japanese>,
 }
 
 impl Chain {
     /// The chain of `language`; without `stem`, its stemmer is left out.
-    pub fn new(language: Language, stem: bool) -> Self {
-        Chain {
+    /// Fails only for Japanese without its dictionary.
+    pub fn new(language: Language, stem: bool) -> Result<Self> {
+        let japanese = match language {
+            Language::Ja => Some(japanese::Japanese::new()?),
+            _ => None,
+        };
+        Ok(Chain {
             language,
             stem,
             snowball: snowball::Snowball::of(language),
-        }
+            japanese,
+        })
     }
 
     /// The language.
@@ -93,10 +104,12 @@ impl Chain {
     }
 
     /// Calls `on_token` with each token of `text`: the `StandardTokenizer`'s,
-    /// or for CJK the bigrams (already width-folded and lowercased).
+    /// for CJK the bigrams (already width-folded and lowercased), for
+    /// Japanese the base forms of the words kept by their part of speech.
     pub fn tokenize(&self, text: &str, on_token: &mut dyn FnMut(&str)) {
-        match self.language {
-            Language::Zh | Language::Ko => cjk::tokenize(text, on_token),
+        match (self.language, &self.japanese) {
+            (Language::Zh | Language::Ko, _) => cjk::tokenize(text, on_token),
+            (_, Some(japanese)) => japanese.tokenize_spans(text, &mut |token, _| on_token(token)),
             _ => standard::tokenize(text, on_token),
         }
     }
@@ -104,8 +117,9 @@ impl Chain {
     /// [`Chain::tokenize`], with the byte range of `text` each token comes
     /// from (a CJK bigram spans both characters).
     pub fn tokenize_spans(&self, text: &str, on_token: &mut dyn FnMut(&str, Range<usize>)) {
-        match self.language {
-            Language::Zh | Language::Ko => cjk::tokenize_spans(text, on_token),
+        match (self.language, &self.japanese) {
+            (Language::Zh | Language::Ko, _) => cjk::tokenize_spans(text, on_token),
+            (_, Some(japanese)) => japanese.tokenize_spans(text, on_token),
             _ => {
                 let base = text.as_ptr() as usize;
                 standard::tokenize(text, &mut |token| {
@@ -124,6 +138,8 @@ impl Chain {
             Language::Fr => lucene_lowercase(elision::strip(token, elision::FRENCH)),
             Language::It => lucene_lowercase(elision::strip(token, elision::ITALIAN)),
             Language::Zh | Language::Ko => Cow::Borrowed(token),
+            // Its width folding is done on the text, before the tokenizer.
+            Language::Ja => Cow::Borrowed(token),
             Language::Ar => Cow::Owned(digits::fold(&lucene_lowercase(token)).into_owned()),
             // The Indic analyzers normalize before their stopword filter.
             Language::Hi => {
@@ -148,12 +164,17 @@ impl Chain {
         };
         if self.stem {
             self.stem(&normalized, emit)
+        } else if self.language == Language::Ja {
+            emit(&lucene_lowercase(&normalized))
         } else {
             emit(&normalized)
         }
     }
 
     fn stem(&self, term: &str, emit: &mut dyn FnMut(&str)) {
+        if self.language == Language::Ja {
+            return emit(&lucene_lowercase(japanese::stem_katakana(term)));
+        }
         if self.language == Language::Nl
             && let Some((_, stem)) = DUTCH_OVERRIDES.iter().find(|(w, _)| *w == term)
         {

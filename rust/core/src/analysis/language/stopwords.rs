@@ -27,6 +27,7 @@ fn source(language: Language) -> (&'static str, Format) {
         Hi => (include_str!("stopwords/hi.txt"), Lines),
         Id => (include_str!("stopwords/id.txt"), Lines),
         It => (include_str!("stopwords/italian.txt"), Snowball),
+        Ja => (include_str!("stopwords/ja.txt"), Lines),
         Pt => (include_str!("stopwords/portuguese.txt"), Snowball),
         Hu => (include_str!("stopwords/hungarian.txt"), Snowball),
         Nl => (include_str!("stopwords/dutch.txt"), Snowball),
