@@ -35,6 +35,7 @@ LUCENE = {
     "hu": "HungarianAnalyzer",
     "id": "IndonesianAnalyzer",
     "it": "ItalianAnalyzer",
+    "ja": "JapaneseAnalyzer",
     "ko": "CJKAnalyzer",
     "nl": "DutchAnalyzer",
     "no": "NorwegianAnalyzer",
