@@ -136,3 +136,21 @@ def test_every_language_analyzes_cjk_and_turkish_edge_text(text: str) -> None:
         terms = Analyzer(preset).analyze(text)
         assert all(t for t in terms), (preset, terms)
         assert Analyzer(preset).analyze_batch([text, text]) == [terms, terms]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    text=st.text(
+        alphabet=st.sampled_from(list("あいうアイウー漢字東京ｶﾞﾟＡ１a1 ・—―。、😀")),
+        min_size=900,
+        max_size=2500,
+    )
+)
+def test_japanese_on_long_text_keeps_every_span_valid(text: str) -> None:
+    """Long runs reach Kuromoji's forced commit after 1,024 units and long unknown words."""
+    spans = Analyzer("lucene-ja").analyze_with_offsets(text)
+    last = 0
+    for term, start, end in spans:
+        assert term and last <= start < end <= len(text), (term, start, end)
+        last = start
+    assert [t for t, _, _ in spans] == Analyzer("lucene-ja").analyze(text)

@@ -59,7 +59,8 @@ class Analyzer:
     Raises
     ------
     AnalyzerError
-        For an unknown preset or option.
+        For an unknown preset or option, or ``"lucene-ja"`` without its dictionary
+        (``pip install 'rserini[ja]'``).
     """
 
     def __new__(

@@ -36,7 +36,8 @@ pub enum StopwordsArg {
 /// Raises
 /// ------
 /// AnalyzerError
-///     For an unknown preset or option.
+///     For an unknown preset or option, or ``"lucene-ja"`` without its dictionary
+///     (``pip install 'rserini[ja]'``).
 #[pyclass(name = "Analyzer", module = "rserini._core", frozen)]
 pub struct PyAnalyzer {
     pub inner: Arc<Analyzer>,
