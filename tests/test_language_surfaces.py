@@ -110,6 +110,9 @@ def test_get_lucene_analyzer_and_analyze_shape() -> None:
         get_lucene_analyzer(stemmer="krovetz")
     with pytest.raises(NotSupportedError, match="tweet"):
         get_lucene_analyzer(language="tweet")
+    japanese = get_lucene_analyzer(language="ja")
+    assert japanese == rserini.Analyzer("lucene-ja")
+    assert Analyzer(japanese).analyze("東京に住んでいる") == ["東京", "住む"]
     with pytest.raises(rserini.AnalyzerError, match="break iterator"):
         get_lucene_analyzer(language="th")
     with pytest.raises(TypeError):
