@@ -18,7 +18,7 @@
 //! | `id` | `IndonesianAnalyzer` | lowercase, stopwords, Indonesian stemmer (derivational) |
 //! | `ko` | `CJKAnalyzer` | width folding, lowercase, CJK bigrams, stopwords (English) |
 //! | `it` | `ItalianAnalyzer` | elision, lowercase, stopwords, Italian light stemmer |
-//! | `ja` | `JapaneseAnalyzer` | Kuromoji (search mode, IPADIC; see [`japanese`]), base forms, part-of-speech stop tags, width folding, stopwords, katakana stemmer, lowercase |
+//! | `ja` | `JapaneseAnalyzer` | width folding of the text, Kuromoji (search mode, IPADIC; see [`japanese`]) instead of the `StandardTokenizer`, base forms, part-of-speech stop tags, stopwords, katakana stemmer, lowercase |
 //! | `nl` | `DutchAnalyzer` | lowercase, stopwords, stem overrides, Snowball Dutch |
 //! | `no` | `NorwegianAnalyzer` | lowercase, stopwords, Snowball Norwegian |
 //! | `pt` | `PortugueseAnalyzer` | lowercase, stopwords, Portuguese light stemmer |
@@ -157,6 +157,15 @@ impl Chain {
     /// The steps after the stopword filter (normalization, then the
     /// stemmer unless it is left out): calls `emit` with the term.
     pub fn finish(&self, term: &str, emit: &mut dyn FnMut(&str)) {
+        if self.language == Language::Ja {
+            // Katakana stemming, then lowercasing: last in `JapaneseAnalyzer`.
+            let term = if self.stem {
+                japanese::stem_katakana(term)
+            } else {
+                term
+            };
+            return emit(&lucene_lowercase(term));
+        }
         let normalized = match self.language {
             Language::De => Cow::Owned(german::normalize(term)),
             Language::Ar => Cow::Owned(arabic::normalize(term)),
@@ -164,17 +173,12 @@ impl Chain {
         };
         if self.stem {
             self.stem(&normalized, emit)
-        } else if self.language == Language::Ja {
-            emit(&lucene_lowercase(&normalized))
         } else {
             emit(&normalized)
         }
     }
 
     fn stem(&self, term: &str, emit: &mut dyn FnMut(&str)) {
-        if self.language == Language::Ja {
-            return emit(&lucene_lowercase(japanese::stem_katakana(term)));
-        }
         if self.language == Language::Nl
             && let Some((_, stem)) = DUTCH_OVERRIDES.iter().find(|(w, _)| *w == term)
         {
