@@ -41,70 +41,53 @@ fn semi_voiced(kana: u16) -> u16 {
 /// `CJKWidthFilter`: fullwidth ASCII to ASCII, halfwidth katakana to
 /// fullwidth, a halfwidth voiced mark merged into the kana before it.
 pub fn fold_width(token: &str) -> String {
-    let mut units: Vec<u16> = Vec::with_capacity(token.len());
-    for u in token.encode_utf16() {
-        match u {
-            0xFF01..=0xFF5E => units.push(u - 0xFEE0),
-            0xFF65..=0xFF9F => {
-                let prev = units.last().copied();
-                let added = match (u, prev) {
-                    (0xFF9E, Some(p @ 0x30A6..=0x30FD)) => {
-                        u16::from(VOICED[usize::from(p - 0x30A6)])
-                    }
-                    (0xFF9F, Some(p @ 0x30A6..=0x30FD)) => semi_voiced(p),
-                    _ => 0,
-                };
-                match units.last_mut() {
-                    Some(p) if added != 0 => *p += added,
-                    _ => units.push(KANA_NORM[usize::from(u - 0xFF65)]),
-                }
-            }
-            _ => units.push(u),
-        }
-    }
-    String::from_utf16_lossy(&units)
+    fold(token, None)
 }
 
 /// `CJKWidthCharFilter`, the text-level [`fold_width`] Lucene's
 /// `JapaneseAnalyzer` reads through: the folded text, and for each of its
 /// characters the byte range of `text` it comes from (a kana and the
-/// halfwidth voiced mark merged into it span both). A mark merges only
-/// into a kana that is not itself the result of a merge.
+/// halfwidth voiced mark merged into it span both).
 pub fn fold_width_spans(text: &str) -> (String, Vec<Range<usize>>) {
+    let mut sources = Vec::with_capacity(text.len());
+    let folded = fold(text, Some(&mut sources));
+    (folded, sources)
+}
+
+/// The folding of both filters; with `sources`, the byte range each folded
+/// character comes from. (The char filter never merges a mark into a kana
+/// that is itself a merge; no merged kana takes a mark, so they fold alike.)
+fn fold(text: &str, mut sources: Option<&mut Vec<Range<usize>>>) -> String {
     let mut folded = String::with_capacity(text.len());
-    let mut sources: Vec<Range<usize>> = Vec::with_capacity(text.len());
-    let mut merged = false;
     for (at, c) in text.char_indices() {
-        let source = at..at + c.len_utf8();
+        let end = at + c.len_utf8();
         let unit = u32::from(c);
         let last = folded.chars().next_back().map(u32::from);
         let added = match (unit, last) {
-            (0xFF9E, Some(p @ 0x30A6..=0x30FD)) if !merged => {
-                u32::from(VOICED[(p - 0x30A6) as usize])
-            }
-            (0xFF9F, Some(p @ 0x30A6..=0x30FD)) if !merged => u32::from(semi_voiced(p as u16)),
+            (0xFF9E, Some(p @ 0x30A6..=0x30FD)) => u32::from(VOICED[(p - 0x30A6) as usize]),
+            (0xFF9F, Some(p @ 0x30A6..=0x30FD)) => u32::from(semi_voiced(p as u16)),
             _ => 0,
         };
         if let (true, Some(p)) = (added != 0, last) {
-            let kana = char::from_u32(p + added).expect("a kana");
             folded.pop();
-            folded.push(kana);
-            sources.last_mut().expect("a kana before").end = source.end;
-            merged = true;
+            folded.push(char::from_u32(p + added).expect("a kana"));
+            if let Some(sources) = sources.as_deref_mut() {
+                sources.last_mut().expect("a kana before").end = end;
+            }
             continue;
         }
-        merged = false;
-        let out = match unit {
+        folded.push(match unit {
             0xFF01..=0xFF5E => char::from_u32(unit - 0xFEE0).expect("ASCII"),
             0xFF65..=0xFF9F => {
                 char::from_u32(u32::from(KANA_NORM[(unit - 0xFF65) as usize])).expect("a kana")
             }
             _ => c,
-        };
-        folded.push(out);
-        sources.push(source);
+        });
+        if let Some(sources) = sources.as_deref_mut() {
+            sources.push(at..end);
+        }
     }
-    (folded, sources)
+    folded
 }
 
 /// Calls `emit` with each term of `text` before the stopword filter.

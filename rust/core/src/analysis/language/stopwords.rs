@@ -47,15 +47,17 @@ pub fn words(language: Language) -> Vec<&'static str> {
             .lines()
             .flat_map(|line| line.split('|').next().unwrap_or("").split_whitespace())
             .collect(),
-        // `WordlistLoader.getWordSet`: every line not starting with the
-        // comment mark, trimmed.
-        Format::Lines => text
-            .lines()
-            .filter(|line| !line.starts_with('#'))
-            .map(str::trim)
-            .filter(|w| !w.is_empty())
-            .collect(),
+        Format::Lines => word_lines(text).collect(),
     }
+}
+
+/// `WordlistLoader.getWordSet`: every line not starting with the comment
+/// mark `#`, trimmed (Lucene's one-word-a-line lists and stop tags).
+pub fn word_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::FxHashSet;
 
-use super::cjk;
+use super::{cjk, stopwords};
 use crate::error::{Error, Result};
 pub use dictionary::Dictionary;
 use dictionary::Source;
@@ -77,12 +77,7 @@ fn open_checked(dir: &Path) -> Result<Dictionary> {
 
 /// Lucene's default part-of-speech stop tags of `JapaneseAnalyzer`.
 fn stop_tags() -> FxHashSet<&'static str> {
-    include_str!("stoptags.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(str::trim)
-        .filter(|tag| !tag.is_empty())
-        .collect()
+    stopwords::word_lines(include_str!("stoptags.txt")).collect()
 }
 
 /// The tokenizer and the steps that need the dictionary's features.
